@@ -1,0 +1,223 @@
+"""Catalog entries: the schema, and validation that names the file and field at fault.
+
+An entry file is TOML: optional file-wide defaults (``engine``, ``component``,
+``versions``) and an array of ``[[entry]]`` tables. See docs/catalog.md.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass, field
+from typing import Any
+
+from enrich.capture import PATH
+
+COMPONENTS = ("model-load", "attention-patching", "kernel-launch", "kv-cache", "memory",
+              "distributed", "config", "startup")
+ID = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*/[a-z0-9]+(?:-[a-z0-9]+)*$")
+SITE = re.compile(r"^[A-Za-z_*][\w.*]*:[A-Za-z_*<][\w.<>*]*$")
+NAME = re.compile(r"^[A-Za-z_]\w*$")
+
+
+class CatalogError(ValueError):
+    """A catalog file or entry that cannot be used; says which file and field."""
+
+    def __init__(self, file: str, field: str, problem: str):
+        self.file, self.field, self.problem = file, field, problem
+        super().__init__(f"{file}: {field}: {problem}")
+
+
+@dataclass(frozen=True)
+class Sample:
+    message: str
+    origin: str                      # "real run: <test>" or "reported: <url>"
+    site: str | None = None          # module:qualname of the raise frame, when known
+    source: str | None = None        # the raise line, when known
+    exception: str | None = None     # defaults to the entry's first class
+
+
+@dataclass(frozen=True)
+class Derived:
+    helper: str
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    title: str
+    engine: str
+    component: str
+    exceptions: tuple[str, ...]
+    meaning: str
+    causes: tuple[str, ...]
+    summary: tuple[str, ...]         # alternatives: the first whose fields are all known is used
+    fixes: tuple[str, ...]
+    samples: tuple[Sample, ...]
+    message: re.Pattern | None = None
+    sites: tuple[str, ...] = ()
+    source: re.Pattern | None = None
+    versions: Any = None             # packaging SpecifierSet
+    capture: dict[str, tuple[str, ...]] = field(default_factory=dict)   # name -> paths, first present wins
+    derive: dict[str, Derived] = field(default_factory=dict)
+    links: tuple[str, ...] = ()
+    file: str = ""
+
+    @property
+    def literal_weight(self) -> int:
+        """How much fixed text the message pattern demands: a tie-breaker for specificity."""
+        return len(re.sub(r"\\.|[\[\](){}?*+|^$.]", "", self.message.pattern)) if self.message else 0
+
+
+class _Reader:
+    """Typed access to one TOML table; every problem names its field path."""
+
+    def __init__(self, file: str, path: str, table: dict):
+        self.file, self.path, self.table = file, path, table
+
+    def fail(self, key: str, problem: str) -> CatalogError:
+        return CatalogError(self.file, f"{self.path}.{key}" if key else self.path, problem)
+
+    def str(self, key: str, required: bool = True, pattern: re.Pattern | None = None) -> str | None:
+        value = self.table.get(key)
+        if value is None:
+            if required:
+                raise self.fail(key, "is required")
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, f"must be a non-empty string, got {type(value).__name__}")
+        if pattern is not None and not pattern.match(value):
+            raise self.fail(key, f"{value!r} does not match {pattern.pattern}")
+        return value
+
+    def strs(self, key: str, required: bool = False, pattern: re.Pattern | None = None) -> tuple[str, ...]:
+        value = self.table.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise self.fail(key, "must be a string or a list of non-empty strings")
+        if required and not value:
+            raise self.fail(key, "needs at least one item")
+        for i, item in enumerate(value):
+            if pattern is not None and not pattern.match(item):
+                raise self.fail(f"{key}[{i}]", f"{item!r} does not match {pattern.pattern}")
+        return tuple(value)
+
+    def regex(self, key: str) -> re.Pattern | None:
+        text = self.str(key, required=False)
+        if text is None:
+            return None
+        try:
+            return re.compile(text)
+        except re.error as exc:
+            raise self.fail(key, f"invalid regular expression: {exc}") from None
+
+    def table_of(self, key: str) -> dict:
+        value = self.table.get(key, {})
+        if not isinstance(value, dict):
+            raise self.fail(key, "must be a table")
+        return value
+
+    def tables(self, key: str) -> list[dict]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self.fail(key, "must be an array of tables")
+        return value
+
+
+_KNOWN = {"id", "title", "engine", "component", "versions", "match", "capture", "derive",
+          "meaning", "causes", "summary", "fixes", "links", "samples"}
+
+
+def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dict) -> Entry:
+    r = _Reader(file, f"entry[{index}]", {**defaults, **table})
+    unknown = sorted(set(table) - _KNOWN)
+    if unknown:
+        raise r.fail(unknown[0], "unknown field")
+    entry_id = r.str("id", pattern=ID)
+    r.path = f"entry[{index}] ({entry_id})"
+    component = r.str("component")
+    if component not in COMPONENTS:
+        raise r.fail("component", f"{component!r} is not one of {', '.join(COMPONENTS)}")
+
+    m = _Reader(file, f"{r.path}.match", r.table_of("match"))
+    message, sites, source = m.regex("message"), m.strs("sites", pattern=SITE), m.regex("source")
+    exceptions = m.strs("exceptions", required=True)
+    if message is None and not sites:
+        raise m.fail("", "needs a message pattern or raise sites (a bare assert is known by its site)")
+
+    capture = {}
+    for name, paths in r.table_of("capture").items():
+        paths = [paths] if isinstance(paths, str) else paths
+        if (not NAME.match(name) or not isinstance(paths, list) or not paths
+                or not all(isinstance(p, str) and PATH.match(p) for p in paths)):
+            raise r.fail(f"capture.{name}", "must map a name to frame paths like self.attn_tp_size")
+        capture[name] = tuple(paths)
+
+    known = set(capture) | set(message.groupindex if message else ())
+    derive: dict[str, Derived] = {}
+    for name, spec in r.table_of("derive").items():
+        d = _Reader(file, f"{r.path}.derive.{name}", spec if isinstance(spec, dict) else {})
+        helper = d.str("helper")
+        if helper not in helpers:
+            raise d.fail("helper", f"unknown helper {helper!r}")
+        args = d.strs("args")
+        missing = [a for a in args if a not in known]
+        if missing:
+            raise d.fail("args", f"{missing[0]!r} is not captured, derived earlier or a message group")
+        derive[name] = Derived(helper, args)
+        known.add(name)
+
+    summary, fixes = r.strs("summary", required=True), r.strs("fixes", required=True)
+    for key, templates in (("summary", summary), ("fixes", fixes)):
+        for i, template in enumerate(templates):
+            for name in template_fields(template, r.fail, f"{key}[{i}]"):
+                if name not in known:
+                    raise r.fail(f"{key}[{i}]", f"{{{name}}} is not captured, derived or a message group")
+
+    samples = []
+    for i, s in enumerate(r.tables("samples")):
+        sr = _Reader(file, f"{r.path}.samples[{i}]", s)
+        message_text = s.get("message")
+        if not isinstance(message_text, str):
+            raise sr.fail("message", "must be a string (empty for a bare assert)")
+        samples.append(Sample(message=message_text, origin=sr.str("origin"), site=sr.str("site", required=False, pattern=SITE),
+                              source=sr.str("source", required=False), exception=sr.str("exception", required=False)))
+    if not samples:
+        raise r.fail("samples", "needs at least one real message sample")
+
+    return Entry(
+        id=entry_id, title=r.str("title"), engine=r.str("engine"), component=component,
+        exceptions=exceptions, meaning=r.str("meaning"), causes=r.strs("causes", required=True),
+        summary=summary, fixes=fixes, samples=tuple(samples), message=message, sites=sites,
+        source=source, versions=_versions(r), capture=capture, derive=derive,
+        links=r.strs("links"), file=file,
+    )
+
+
+def template_fields(template: str, fail, key: str) -> list[str]:
+    """The plain ``{name}`` fields of a template; anything fancier is refused."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        raise fail(key, f"bad template: {exc}") from None
+    names = []
+    for _, name, spec, conversion in parts:
+        if name is None:
+            continue
+        if not NAME.match(name) or spec or conversion:
+            raise fail(key, f"template field {{{name}}} must be a plain name")
+        names.append(name)
+    return names
+
+
+def _versions(r: _Reader):
+    text = r.str("versions", required=False)
+    if text is None:
+        return None
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    try:
+        return SpecifierSet(text)
+    except InvalidSpecifier as exc:
+        raise r.fail("versions", str(exc)) from None

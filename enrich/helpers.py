@@ -1,0 +1,160 @@
+"""Named helpers that turn captured values into concrete advice.
+
+Catalog entries call these by name (``[entry.derive]``) instead of holding
+arithmetic in data. A helper receives raw values (ints, modules, tensors) and
+returns text; it must not call ``repr()`` on what it is given. When an argument
+is missing the derived value is simply not available.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+HELPERS: dict[str, Callable[..., Any]] = {}
+
+NUM_HEAD_ATTRS = ("n_heads", "num_heads", "num_attention_heads")
+NUM_KV_HEAD_ATTRS = ("n_kv_heads", "num_k_heads", "num_kv_heads", "num_key_value_heads")
+SCALE_ATTRS = ("scale", "sm_scale")
+_HEADLIKE = ("head", "group", "scale", "n_q", "n_kv", "heads")
+
+
+def helper(fn: Callable[..., Any]) -> Callable[..., Any]:
+    HELPERS[fn.__name__] = fn
+    return fn
+
+
+def _int(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number == value or isinstance(value, str) else None
+
+
+def _join(numbers) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0] if n > 0 else []
+
+
+@helper
+def divisors(n: Any) -> str | None:
+    """The divisors of n: "1, 2, 4" for 4."""
+    number = _int(n)
+    return _join(_divisors(number)) if number and number > 0 else None
+
+
+def _attention_tp_ok(heads: int | None, kv_heads: int, tp: int) -> bool:
+    # sglang's rule: query heads split evenly; KV heads either split evenly
+    # (kv >= tp) or are replicated evenly (tp a multiple of kv).
+    if heads is not None and heads % tp:
+        return False
+    return kv_heads % tp == 0 if kv_heads >= tp else tp % kv_heads == 0
+
+
+def _valid_tp(heads: Any, kv_heads: Any) -> list[int]:
+    kv, h = _int(kv_heads), _int(heads)
+    if not kv or kv <= 0:
+        return []
+    limit = h if h else kv * 8
+    return [tp for tp in range(1, min(limit, 1024) + 1) if _attention_tp_ok(h, kv, tp)]
+
+
+@helper
+def attention_tp_sizes(heads: Any, kv_heads: Any) -> str | None:
+    """Attention TP sizes that split both the query heads and the KV heads."""
+    sizes = _valid_tp(heads, kv_heads)
+    return _join(sizes) if sizes else None
+
+
+@helper
+def nearest_attention_tp(heads: Any, kv_heads: Any, tp: Any) -> str | None:
+    """The valid attention TP sizes closest to the one in effect, below and above it."""
+    current = _int(tp)
+    sizes = _valid_tp(heads, kv_heads)
+    if current is None or not sizes:
+        return None
+    below = [s for s in sizes if s < current][-1:]
+    above = [s for s in sizes if s > current][:1]
+    return " or ".join(f"--tp {s}" for s in below + above) or None
+
+
+@helper
+def valid_divisors_for(numerator: Any) -> str | None:
+    """Sizes that divide a dimension evenly (for "N is not divisible by D")."""
+    return divisors(numerator)
+
+
+def _public_attrs(obj: Any) -> dict[str, Any]:
+    try:
+        attrs = dict(vars(obj))
+    except TypeError:
+        return {}
+    return {k: v for k, v in attrs.items() if not k.startswith("_")}
+
+
+@helper
+def headlike_attributes(module: Any) -> str | None:
+    """Attributes of a module that look like head counts or a scale: "num_query_heads=4"."""
+    found = [f"{k}={v}" for k, v in _public_attrs(module).items()
+             if isinstance(v, (int, float)) and not isinstance(v, bool)
+             and any(part in k.lower() for part in _HEADLIKE)]
+    return ", ".join(found[:8]) or None
+
+
+@helper
+def attention_contract_gaps(layer: Any) -> str | None:
+    """For each child of a layer that has projections: what sglang's MLX attention contract misses."""
+    children = _children(layer)
+    reports = []
+    for name, child in children.items():
+        if not hasattr(child, "q_proj"):
+            continue
+        missing = [a for a in ("q_proj", "k_proj", "v_proj", "o_proj", "rope") if not hasattr(child, a)]
+        if not any(hasattr(child, a) for a in SCALE_ATTRS):
+            missing.append("scale/sm_scale")
+        if not any(hasattr(child, a) for a in NUM_HEAD_ATTRS):
+            missing.append("a query-head count")
+        if not any(hasattr(child, a) for a in NUM_KV_HEAD_ATTRS):
+            missing.append("a KV-head count")
+        if missing:
+            hint = headlike_attributes(child)
+            reports.append(f"`{name}` ({type(child).__name__}) lacks {', '.join(missing)}"
+                           + (f"; it has {hint}" if hint else ""))
+    return "; ".join(reports[:4]) or None
+
+
+def _children(layer: Any) -> dict[str, Any]:
+    children = getattr(layer, "children", None)
+    if callable(children):
+        try:
+            found = children()
+            if isinstance(found, dict):
+                return found
+        except Exception:  # noqa: BLE001
+            pass
+    return {k: v for k, v in _public_attrs(layer).items() if hasattr(v, "__dict__")}
+
+
+@helper
+def scale_attributes(module: Any) -> str | None:
+    """Which KV-cache scale attributes a module (and its ``.attn``) has."""
+    names = ("k_scale", "v_scale", "kv_scale")
+    parts = []
+    for label, obj in ((type(module).__name__, module), ("attn", getattr(module, "attn", None))):
+        if obj is None:
+            continue
+        present = [n for n in names if hasattr(obj, n)]
+        parts.append(f"{label} has {', '.join(present) if present else 'none of k_scale/v_scale/kv_scale'}")
+    return "; ".join(parts) or None
+
+
+@helper
+def wanted_scale_attribute(module: Any, model: Any) -> str | None:
+    """The attribute the failing check looked for, by model family."""
+    name = getattr(model, "__name__", "") or type(model).__name__
+    if "HunYuan" in name:
+        return f"`kv_scale` on {type(module).__name__} (self_attn, not self_attn.attn)"
+    return f"`k_scale` on {type(module).__name__}.attn"

@@ -1,0 +1,120 @@
+"""install() / uninstall(): hooks, and import hooks that wrap the integrations' targets."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from enrich import hooks, settings
+from enrich.guard import fail_open, logger
+from enrich.integration import Integration, Target
+from enrich.wrapping import Patch, wrap_attribute
+
+
+@dataclass(eq=False)
+class Handle:
+    """What install() set up; the same object is returned by every later call."""
+
+    integrations: tuple[Integration, ...] = ()
+    disabled: frozenset[str] = frozenset()
+    active: bool = False
+    patches: dict[str, Patch] = field(default_factory=dict)   # target full name -> patch
+    _watched: set[str] = field(default_factory=set)
+
+    @property
+    def wrapped(self) -> list[str]:
+        return sorted(self.patches)
+
+    def uninstall(self) -> None:
+        uninstall()
+
+    def is_enabled(self, integration: Integration, target: Target) -> bool:
+        return not ({integration.name, integration.full_name(target)} & self.disabled)
+
+
+_lock = threading.RLock()
+_handle: Handle | None = None
+
+
+def install(*, integrations: list[Integration] | None = None, disable: tuple[str, ...] = (),
+            excepthooks: bool = True) -> Handle:
+    global _handle
+    with _lock:
+        if _handle is not None:
+            return _handle
+        if settings.disabled():
+            _handle = Handle()
+            return _handle
+        handle = Handle(disabled=settings.disabled_targets() | frozenset(disable), active=True)
+        with fail_open("install"):
+            if excepthooks:
+                hooks.install()
+            if integrations is None:
+                from enrich.integration import discover
+                integrations = discover()
+            handle.integrations = tuple(i for i in integrations if i.name not in handle.disabled)
+            _handle = handle
+            for integration in handle.integrations:
+                _watch(handle, integration)
+        _handle = handle
+        return handle
+
+
+def uninstall() -> None:
+    global _handle
+    with _lock:
+        handle, _handle = _handle, None
+        if handle is None:
+            return
+        handle.active = False
+        with fail_open("uninstall"):
+            hooks.uninstall()
+            for patch in handle.patches.values():
+                patch.undo()
+            handle.patches.clear()
+
+
+def current() -> Handle | None:
+    return _handle
+
+
+def _watch(handle: Handle, integration: Integration) -> None:
+    import wrapt
+
+    if integration.setup is not None:
+        with fail_open(f"setup of {integration.name}"):
+            integration.setup()
+    for module_name in {t.module for t in integration.targets}:
+        # Fires now if the module is already imported, otherwise right after its import.
+        wrapt.register_post_import_hook(_on_import(integration, module_name), module_name)
+
+
+def _on_import(integration: Integration, module_name: str):
+    def hook(module: ModuleType) -> None:
+        with fail_open(f"import hook for {module_name}"):   # a raising hook would break the import
+            handle = _handle
+            if handle is None or not handle.active or not integration.version_ok():
+                return
+            for target in integration.targets:
+                if target.module == module_name and handle.is_enabled(integration, target):
+                    _wrap(handle, integration, target, module)
+    return hook
+
+
+def _wrap(handle: Handle, integration: Integration, target: Target, module: ModuleType) -> None:
+    name = integration.full_name(target)
+    if name in handle.patches:
+        return
+    mechanism = f"entrypoint:{name}"
+
+    def on_error(exc: BaseException) -> None:
+        if _handle is not None and _handle.active:
+            from enrich.pipeline import process
+            process(exc, mechanism)
+
+    patch = wrap_attribute(module, target.attr, on_error)
+    if patch is None:
+        logger.debug("enrich: %s:%s not found or not wrappable; skipped", target.module, target.attr)
+        return
+    handle.patches[name] = patch

@@ -1,0 +1,70 @@
+"""How an engine integration declares itself: a name, a version gate, its targets.
+
+Integrations are data-like units registered under the ``enrich.integrations``
+entry-point group; the core never imports one by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from enrich.guard import logger
+
+GROUP = "enrich.integrations"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A callable whose exceptions are enriched as they leave it.
+
+    ``attr`` is a function name or ``Class.method`` inside ``module``; methods
+    are preferred (resolved at call time, so ``from X import Y`` copies of a
+    class keep working, and a method wrapper costs least).
+    """
+
+    name: str
+    module: str
+    attr: str
+
+
+@dataclass(frozen=True)
+class Integration:
+    name: str
+    distribution: str | None = None       # the package whose version gates the targets
+    versions: str | None = None           # a specifier, e.g. ">=0.5,<0.6"
+    targets: tuple[Target, ...] = ()
+    setup: Callable[[], None] | None = field(default=None, compare=False)   # once, at install
+
+    def full_name(self, target: Target) -> str:
+        return f"{self.name}.{target.name}"
+
+    def version_ok(self) -> bool:
+        if not (self.distribution and self.versions):
+            return True
+        from packaging.specifiers import SpecifierSet
+
+        from enrich.match import installed_version
+        version = installed_version(self.distribution)
+        if version is None or SpecifierSet(self.versions).contains(version, prereleases=True):
+            return True
+        logger.info("enrich: %s %s is outside %s; its targets are not wrapped",
+                    self.distribution, version, self.versions)
+        return False
+
+
+def discover() -> list[Integration]:
+    from importlib.metadata import entry_points
+
+    found = []
+    for ep in entry_points(group=GROUP):
+        try:
+            integration = ep.load()
+        except Exception as exc:  # noqa: BLE001 - one broken plug-in must not stop the others
+            logger.warning("enrich: integration %r could not be loaded: %s", ep.name, exc)
+            continue
+        if isinstance(integration, Integration):
+            found.append(integration)
+        else:
+            logger.warning("enrich: entry point %r is not an Integration", ep.name)
+    return found

@@ -1,0 +1,102 @@
+"""Pick the catalog entry that explains an exception, and the frame it speaks about.
+
+Keys, strongest first: the raise site (module + qualname of the innermost
+frames; line numbers drift, so never the line), the source text at that site,
+the message pattern, the exception class (walking the MRO). An entry with a
+message pattern must match the message; an entry without one (a bare assert)
+must match its site. The most specific entry wins.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+from dataclasses import dataclass
+
+from enrich.catalog import Catalog, Entry
+from enrich.facts import Facts, Frame
+
+SITE_DEPTH = 6          # how far out from the raise point a declared site may be
+DISTRIBUTIONS = {"sglang": "sglang", "vllm": "vllm", "mlx-lm": "mlx-lm", "mlx": "mlx",
+                 "torch": "torch", "triton": "triton", "flashinfer": "flashinfer-python",
+                 "transformers": "transformers"}
+
+
+@dataclass
+class Match:
+    entry: Entry
+    groups: dict[str, str]
+    frame: Frame | None          # the frame values are read from
+    rank: tuple
+
+
+def best_match(facts: Facts, catalog: Catalog) -> Match | None:
+    matches = all_matches(facts, catalog)
+    return matches[0] if matches else None
+
+
+def all_matches(facts: Facts, catalog: Catalog) -> list[Match]:
+    sites = [f.site for f in facts.frames[:SITE_DEPTH]]
+    found = []
+    for entry in catalog.index.candidates(facts.message, sites):
+        match = _try(entry, facts)
+        if match is not None:
+            found.append(match)
+    found.sort(key=lambda m: m.rank, reverse=True)
+    return found
+
+
+def _class_rank(entry: Entry, facts: Facts) -> int | None:
+    ranks = [facts.mro.index(name) // 2 for name in entry.exceptions if name in facts.mro]
+    return min(ranks) if ranks else None
+
+
+def _site_frame(entry: Entry, facts: Facts) -> tuple[int, Frame] | None:
+    for depth, frame in enumerate(facts.frames[:SITE_DEPTH]):
+        if any(_site_matches(pattern, frame.site) for pattern in entry.sites):
+            return depth, frame
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _site_matches(pattern: str, site: str) -> bool:
+    return pattern == site or ("*" in pattern and fnmatch.fnmatchcase(site, pattern))
+
+
+def _try(entry: Entry, facts: Facts) -> Match | None:
+    class_rank = _class_rank(entry, facts)
+    if class_rank is None:
+        return None
+    at_site = _site_frame(entry, facts) if entry.sites else None
+    frame = at_site[1] if at_site else facts.raise_frame
+    source_ok = bool(entry.source and frame is not None and frame.source
+                     and entry.source.search(frame.source))
+    groups: dict[str, str] = {}
+    found = entry.message.search(facts.message) if entry.message is not None else None
+    if found is not None:
+        groups = {k: v for k, v in found.groupdict().items() if v is not None}
+    elif entry.message is not None and (facts.message or not source_ok):
+        return None   # a message that does not fit; an empty one is let through by its source line
+    if entry.message is None and (at_site is None or (entry.source and not source_ok)):
+        return None
+    if facts.exception is not None and not _version_ok(entry):
+        return None
+    depth = at_site[0] if at_site else SITE_DEPTH
+    rank = (at_site is not None, source_ok, -depth, entry.literal_weight, -class_rank)
+    return Match(entry, groups, frame, rank)
+
+
+def _version_ok(entry: Entry) -> bool:
+    if entry.versions is None:
+        return True
+    version = installed_version(DISTRIBUTIONS.get(entry.engine, entry.engine))
+    return version is None or entry.versions.contains(version, prereleases=True)
+
+
+@functools.lru_cache(maxsize=64)
+def installed_version(distribution: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return None

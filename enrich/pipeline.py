@@ -1,0 +1,48 @@
+"""The one path every catch point takes: facts -> match -> explain -> attach -> sinks."""
+
+from __future__ import annotations
+
+import threading
+
+from enrich import facts as facts_of
+from enrich.attach import attach, record_of
+from enrich.catalog import get_catalog
+from enrich.explain import Enrichment, explain
+from enrich.guard import fail_open
+from enrich.match import best_match
+from enrich.sinks import emit
+
+_busy = threading.local()
+
+
+def process(exc: BaseException, mechanism: str) -> Enrichment | None:
+    """Enrich ``exc`` (or the first of its causes the catalog knows); never raises."""
+    if not isinstance(exc, Exception) or getattr(_busy, "active", False):
+        return None   # KeyboardInterrupt, SystemExit, CancelledError...; or re-entry from a sink
+    _busy.active = True
+    try:
+        with fail_open("pipeline"):
+            return _process(exc, mechanism)
+        return None
+    finally:
+        _busy.active = False
+
+
+def _process(exc: BaseException, mechanism: str) -> Enrichment | None:
+    members = facts_of.chain(exc)
+    for member in members:
+        record = record_of(member)
+        if record is not None:
+            return Enrichment.from_dict(record)
+    catalog = get_catalog()
+    for member in members:
+        facts = facts_of.from_exception(member)
+        match = best_match(facts, catalog)
+        if match is None:
+            continue
+        enrichment = explain(match, facts, mechanism)
+        del facts, match   # drop live frames promptly
+        if attach(member, enrichment):
+            emit(member, enrichment)
+        return enrichment
+    return None

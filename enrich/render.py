@@ -1,0 +1,12 @@
+"""How an Enrichment reads in a traceback: one short note."""
+
+from __future__ import annotations
+
+from enrich.explain import Enrichment
+
+
+def note(enrichment: Enrichment) -> str:
+    lines = [f"[{enrichment.id}] {enrichment.summary}"]
+    lines += [f"  fix {i}: {fix}" for i, fix in enumerate(enrichment.fixes, 1)]
+    lines.append(f"  more: {enrichment.docs}")
+    return "\n".join(lines)

@@ -1,0 +1,31 @@
+"""Where an Enrichment goes besides the note: logs, telemetry. Each sink is a plain callable.
+
+``sink(exception, enrichment)`` is called once per enriched exception; a sink
+that raises is counted and ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from enrich.explain import Enrichment
+from enrich.guard import fail_open
+
+Sink = Callable[[BaseException, Enrichment], None]
+_sinks: list[Sink] = []
+
+
+def add_sink(sink: Sink) -> None:
+    if sink not in _sinks:
+        _sinks.append(sink)
+
+
+def remove_sink(sink: Sink) -> None:
+    if sink in _sinks:
+        _sinks.remove(sink)
+
+
+def emit(exc: BaseException, enrichment: Enrichment) -> None:
+    for sink in list(_sinks):
+        with fail_open(f"sink {getattr(sink, '__qualname__', sink)}"):
+            sink(exc, enrichment)
