@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from enrich.explain import Enrichment
-    from enrich.install import Handle
+    from enrich.activation import Handle
 
 __version__ = "0.1.0"
 __all__ = ["install", "uninstall", "annotate", "__version__"]
@@ -25,13 +25,13 @@ def install(**options) -> "Handle":
     Options: ``integrations`` (a list to use instead of the installed ones),
     ``disable`` (integration or target names), ``excepthooks`` (default True).
     """
-    from enrich.install import install as _install
+    from enrich.activation import install as _install
     return _install(**options)
 
 
 def uninstall() -> None:
     """Turn enrichment off; hooks are restored only where they are still enrich's."""
-    from enrich.install import uninstall as _uninstall
+    from enrich.activation import uninstall as _uninstall
     _uninstall()
 
 

@@ -41,7 +41,7 @@ class Frame:
 @dataclass
 class Facts:
     type_name: str
-    mro: tuple[str, ...]          # class names, bare and dotted, most derived first
+    classes: tuple[str, ...]      # class names, bare and dotted, most derived first
     message: str
     frames: tuple[Frame, ...]     # innermost first
     exception: BaseException | None = field(default=None, repr=False, compare=False)
@@ -99,7 +99,7 @@ def frames_of(tb: TracebackType | None) -> tuple[Frame, ...]:
 def from_exception(exc: BaseException) -> Facts:
     return Facts(
         type_name=type(exc).__qualname__,
-        mro=class_names(type(exc)),
+        classes=class_names(type(exc)),
         message=safe_message(exc),
         frames=frames_of(exc.__traceback__),
         exception=exc,
@@ -109,8 +109,8 @@ def from_exception(exc: BaseException) -> Facts:
 def from_text(type_name: str, message: str, frames: tuple[Frame, ...] = ()) -> Facts:
     """Facts for an exception known only as text; builtin and importable classes get their real MRO."""
     cls = _resolve_class(type_name)
-    mro = class_names(cls) if cls is not None else (type_name.rsplit(".", 1)[-1], type_name)
-    return Facts(type_name=type_name, mro=mro, message=message[:MAX_MESSAGE], frames=frames)
+    classes = class_names(cls) if cls is not None else (type_name.rsplit(".", 1)[-1], type_name)
+    return Facts(type_name=type_name, classes=classes, message=message[:MAX_MESSAGE], frames=frames)
 
 
 def _resolve_class(name: str) -> type | None:

@@ -47,7 +47,7 @@ def all_matches(facts: Facts, catalog: Catalog) -> list[Match]:
 
 
 def _class_rank(entry: Entry, facts: Facts) -> int | None:
-    ranks = [facts.mro.index(name) // 2 for name in entry.exceptions if name in facts.mro]
+    ranks = [facts.classes.index(name) // 2 for name in entry.exceptions if name in facts.classes]
     return min(ranks) if ranks else None
 
 

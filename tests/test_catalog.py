@@ -1,0 +1,84 @@
+"""The shipped catalog is valid, and every sample matches its own entry and no other."""
+
+import re
+
+import pytest
+
+from enrich.catalog import get_catalog, load_files
+from enrich.samples import check_samples
+
+GOOD = '''
+engine = "demo"
+component = "config"
+[[entry]]
+id = "demo/good"
+title = "A good entry"
+meaning = "m"
+causes = ["c"]
+summary = ["{n} is odd"]
+fixes = ["use {n_plus}"]
+[entry.match]
+exceptions = ["ValueError"]
+message = 'odd (?P<n>\\d+)'
+[entry.derive]
+n_plus = { helper = "divisors", args = ["n"] }
+[[entry.samples]]
+message = "odd 3"
+origin = "test"
+'''
+
+
+def test_shipped_catalog_loads_without_problems():
+    catalog = get_catalog()
+    assert catalog.problems == []
+    assert len(catalog) >= 14
+    founding = {"sglang/mlx-attention-head-counts", "sglang/gdn-head-config",
+                "sglang/kv-scale-attribute", "sglang/attn-tp-kv-heads"}
+    assert founding <= set(catalog.entries)
+
+
+def test_every_sample_matches_its_own_entry_only():
+    assert check_samples(get_catalog()) == []
+
+
+def test_every_entry_has_a_sample_and_a_source_link():
+    for entry in get_catalog().entries.values():
+        assert entry.samples, entry.id
+        assert all(s.origin for s in entry.samples), entry.id
+        assert any("v0.5.23" in link for link in entry.links), entry.id
+
+
+@pytest.mark.parametrize("mutation, field, problem", [
+    (('id = "demo/good"', 'id = "Demo Good"'), "entry[0].id", "does not match"),
+    (("message = 'odd (?P<n>\\d+)'", "message = 'odd (?P<n>\\d+'"), "match.message", "invalid regular expression"),
+    (('summary = ["{n} is odd"]', 'summary = ["{m} is odd"]'), "summary[0]", "{m} is not captured"),
+    (('helper = "divisors"', 'helper = "nope"'), "derive.n_plus.helper", "unknown helper"),
+    (('component = "config"', 'component = "weather"'), "component", "is not one of"),
+    (('[[entry.samples]]\nmessage = "odd 3"\norigin = "test"', ''), "samples", "at least one"),
+    (('summary = ["{n} is odd"]', 'summary = ["{n.__class__} is odd"]'), "summary[0]", "plain name"),
+])
+def test_a_bad_entry_is_named_by_file_and_field_and_the_rest_still_loads(tmp_path, mutation, field, problem):
+    (tmp_path / "bad.toml").write_text(GOOD.replace(*mutation))
+    (tmp_path / "good.toml").write_text(GOOD.replace("demo/good", "demo/other"))
+    catalog = load_files(sorted(tmp_path.glob("*.toml")), root=tmp_path)
+    assert list(catalog.entries) == ["demo/other"]
+    [error] = catalog.problems
+    assert error.file == "bad.toml"
+    assert field in error.field and problem in error.problem, str(error)
+
+
+def test_a_file_that_is_not_toml_is_reported_and_skipped(tmp_path):
+    (tmp_path / "broken.toml").write_text("[[entry]\nid = ")
+    (tmp_path / "good.toml").write_text(GOOD)
+    catalog = load_files(sorted(tmp_path.glob("*.toml")), root=tmp_path)
+    assert list(catalog.entries) == ["demo/good"]
+    assert catalog.problems[0].file == "broken.toml"
+    assert "TOML" in catalog.problems[0].problem
+
+
+def test_duplicate_ids_keep_the_first_and_report_the_second(tmp_path):
+    (tmp_path / "a.toml").write_text(GOOD)
+    (tmp_path / "b.toml").write_text(GOOD)
+    catalog = load_files(sorted(tmp_path.glob("*.toml")), root=tmp_path)
+    assert list(catalog.entries) == ["demo/good"]
+    assert re.search("duplicate of the entry in a.toml", str(catalog.problems[0]))
