@@ -59,16 +59,20 @@ def explain(match: Match, facts: Facts, mechanism: str = "") -> Enrichment:
             if result is not None:
                 raw[name] = result
     shown = {name: display(value, name) for name, value in raw.items()}
-    fixes = [text for text in (render(t, shown) for t in entry.fixes) if text is not None]
+    fixes = [text for text in (first_rendered(alts, shown) for alts in entry.fixes) if text]
     return Enrichment(
         id=entry.id, title=entry.title, engine=entry.engine, component=entry.component,
-        summary=next((s for s in (render(t, shown) for t in entry.summary) if s), entry.title),
-        fixes=tuple(fixes or (render(t, shown, missing="?") for t in entry.fixes)),
+        summary=first_rendered(entry.summary, shown) or entry.title,
+        fixes=tuple(fixes or (render(alts[-1], shown, missing="?") for alts in entry.fixes)),
         values=shown,
         site=match.frame.site if match.frame else "",
         mechanism=mechanism,
         links=entry.links,
     )
+
+
+def first_rendered(alternatives: tuple[str, ...], values: dict[str, str]) -> str | None:
+    return next((text for text in (render(t, values) for t in alternatives) if text), None)
 
 
 def render(template: str, values: dict[str, str], missing: str | None = None) -> str | None:

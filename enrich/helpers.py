@@ -15,7 +15,8 @@ HELPERS: dict[str, Callable[..., Any]] = {}
 NUM_HEAD_ATTRS = ("n_heads", "num_heads", "num_attention_heads")
 NUM_KV_HEAD_ATTRS = ("n_kv_heads", "num_k_heads", "num_kv_heads", "num_key_value_heads")
 SCALE_ATTRS = ("scale", "sm_scale")
-_HEADLIKE = ("head", "group", "scale", "n_q", "n_kv", "heads")
+_HEAD_COUNT_HINTS = ("head", "group", "n_q", "n_kv")
+_SCALE_HINTS = ("scale", "scalar", "softmax", "temperature", "head_dim")
 
 
 def helper(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -95,13 +96,23 @@ def _public_attrs(obj: Any) -> dict[str, Any]:
     return {k: v for k, v in attrs.items() if not k.startswith("_")}
 
 
+def _numeric_attributes(module: Any, wanted: Callable[[str], bool]) -> str | None:
+    found = [f"{k}={v}" for k, v in _public_attrs(module).items()
+             if isinstance(v, (int, float)) and not isinstance(v, bool) and wanted(k.lower())]
+    return ", ".join(found[:8]) or None
+
+
 @helper
 def headlike_attributes(module: Any) -> str | None:
-    """Attributes of a module that look like head counts or a scale: "num_query_heads=4"."""
-    found = [f"{k}={v}" for k, v in _public_attrs(module).items()
-             if isinstance(v, (int, float)) and not isinstance(v, bool)
-             and any(part in k.lower() for part in _HEADLIKE)]
-    return ", ".join(found[:8]) or None
+    """Numeric attributes of a module that look like head counts: "num_query_heads=4"."""
+    return _numeric_attributes(module, lambda k: any(h in k for h in _HEAD_COUNT_HINTS)
+                               and not k.endswith("_dim"))
+
+
+@helper
+def scalelike_attributes(module: Any) -> str | None:
+    """Numeric attributes of a module that could give the softmax scale: "head_dim=64"."""
+    return _numeric_attributes(module, lambda k: any(h in k for h in _SCALE_HINTS))
 
 
 @helper

@@ -53,7 +53,7 @@ class Entry:
     meaning: str
     causes: tuple[str, ...]
     summary: tuple[str, ...]         # alternatives: the first whose fields are all known is used
-    fixes: tuple[str, ...]
+    fixes: tuple[tuple[str, ...], ...]   # each fix: alternatives, the first whose fields are known is used
     samples: tuple[Sample, ...]
     message: re.Pattern | None = None
     sites: tuple[str, ...] = ()
@@ -169,8 +169,13 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         derive[name] = Derived(helper, args)
         known.add(name)
 
-    summary, fixes = r.strs("summary", required=True), r.strs("fixes", required=True)
-    for key, templates in (("summary", summary), ("fixes", fixes)):
+    summary = r.strs("summary", required=True)
+    raw_fixes = r.table.get("fixes")
+    if not isinstance(raw_fixes, list) or not raw_fixes:
+        raise r.fail("fixes", "needs at least one fix (a string, or a list of alternatives)")
+    fixes = tuple(_Reader(file, f"{r.path}.fixes", {str(i): f}).strs(str(i), required=True)
+                  for i, f in enumerate(raw_fixes))
+    for key, templates in [("summary", summary)] + [(f"fixes[{i}]", alts) for i, alts in enumerate(fixes)]:
         for i, template in enumerate(templates):
             for name in template_fields(template, r.fail, f"{key}[{i}]"):
                 if name not in known:

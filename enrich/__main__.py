@@ -1,0 +1,5 @@
+import sys
+
+from enrich.cli import main
+
+sys.exit(main())

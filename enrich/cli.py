@@ -1,0 +1,70 @@
+"""The ``enrich`` command: ``enrich explain ID`` and ``enrich demo``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+
+from enrich.catalog import Entry, get_catalog
+
+
+def entry_page(entry: Entry) -> str:
+    """The terminal page of one catalog entry."""
+    def para(text: str, hang: int = 0) -> str:
+        return textwrap.fill(" ".join(text.split()), width=88, initial_indent="  ",
+                             subsequent_indent="  " + " " * hang)
+
+    lines = [f"{entry.id}: {entry.title}", f"  engine: {entry.engine}   component: {entry.component}"
+             + (f"   versions: {entry.versions}" if entry.versions else ""), "", "What it means", para(entry.meaning),
+             "", "Usual causes"]
+    lines += [para(f"- {cause}", 2) for cause in entry.causes]
+    lines += ["", "Fixes (enrich fills in the values of the failing process)"]
+    lines += [para(f"{i}. {' / or: '.join(alts)}", 3) for i, alts in enumerate(entry.fixes, 1)]
+    lines += ["", "Recognised by"]
+    lines.append(f"  exceptions: {', '.join(entry.exceptions)}")
+    if entry.message is not None:
+        lines.append(f"  message:    {entry.message.pattern}")
+    lines += [f"  raise site: {site}" for site in entry.sites]
+    if entry.source is not None:
+        lines.append(f"  source:     {entry.source.pattern}")
+    lines += ["", "Samples"]
+    for sample in entry.samples:
+        lines.append(f"  {sample.message or '(bare assert) ' + (sample.source or '')}")
+        lines.append(f"    from {sample.origin}")
+    if entry.links:
+        lines += ["", "Source"] + [f"  {link}" for link in entry.links]
+    return "\n".join(lines)
+
+
+def explain(args: argparse.Namespace) -> int:
+    catalog = get_catalog()
+    entry = catalog.entries.get(args.id)
+    if entry is None:
+        near = [i for i in catalog.entries if args.id.lower() in i]
+        print(f"enrich: no catalog entry {args.id!r}" + (f"; did you mean: {', '.join(near)}" if near else ""),
+              file=sys.stderr)
+        return 2
+    print(entry_page(entry))
+    return 0
+
+
+def demo(args: argparse.Namespace) -> int:
+    from enrich.demo import main
+    return main()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="enrich", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("explain", help="show a catalog entry: what it means, causes, fixes")
+    p.add_argument("id")
+    p.set_defaults(run=explain)
+    p = sub.add_parser("demo", help="raise the founding errors from real sglang code and show the enrichment")
+    p.set_defaults(run=demo)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
