@@ -31,17 +31,25 @@ class Match:
 
 
 def best_match(facts: Facts, catalog: Catalog) -> Match | None:
-    matches = all_matches(facts, catalog)
-    return matches[0] if matches else None
+    # An entry that matches at a raise site outranks every message-only match: try those first.
+    sites = [f.site for f in facts.frames[:SITE_DEPTH]]
+    for lookup in (lambda: catalog.index.site_candidates(sites),
+                   lambda: catalog.index.message_candidates(facts.message)):
+        matches = _ranked(lookup(), facts)
+        if matches:
+            return matches[0]
+    return None
 
 
 def all_matches(facts: Facts, catalog: Catalog) -> list[Match]:
     sites = [f.site for f in facts.frames[:SITE_DEPTH]]
-    found = []
-    for entry in catalog.index.candidates(facts.message, sites):
-        match = _try(entry, facts)
-        if match is not None:
-            found.append(match)
+    found = {e.id: e for e in catalog.index.site_candidates(sites)}
+    found.update((e.id, e) for e in catalog.index.message_candidates(facts.message))
+    return _ranked(found.values(), facts)
+
+
+def _ranked(candidates, facts: Facts) -> list[Match]:
+    found = [m for m in (_try(entry, facts) for entry in candidates) if m is not None]
     found.sort(key=lambda m: m.rank, reverse=True)
     return found
 

@@ -35,25 +35,65 @@ class Patch:
 
 
 def make_wrapper(fn: Callable, on_error: Callable[[BaseException], None]) -> Callable:
-    if inspect.iscoroutinefunction(fn):
-        async def wrapper(*args, **kwargs):
-            __tracebackhide__ = True  # noqa: F841 - honoured by pytest and sentry
-            try:
-                return await fn(*args, **kwargs)
-            except Exception as exc:
-                on_error(exc)
-                raise
-    else:
-        def wrapper(*args, **kwargs):
-            __tracebackhide__ = True  # noqa: F841
-            try:
-                return fn(*args, **kwargs)
-            except Exception as exc:
-                on_error(exc)
-                raise
+    """A wrapper with ``fn``'s own signature that reports exceptions leaving ``fn``.
+
+    Spelling the parameters out (instead of ``*args, **kwargs``) lets CPython use its
+    fast call path: about 20 ns over a bare call here, against ~90 ns for a generic
+    closure and ~500 ns for a wrapt proxy (benchmarks/bench.py wrap).
+    """
+    params, call = _forwarding(fn)
+    head = "async def" if inspect.iscoroutinefunction(fn) else "def"
+    invoke = "await _enrich_fn" if head == "async def" else "_enrich_fn"
+    source = (f"{head} {_NAME}({params}):\n"
+              f"    try:\n"
+              f"        return {invoke}({call})\n"
+              f"    except Exception as _enrich_exc:\n"
+              f"        _enrich_on_error(_enrich_exc)\n"
+              f"        raise\n")
+    namespace: dict[str, Any] = {"_enrich_fn": fn, "_enrich_on_error": on_error}
+    namespace.update(_defaults(fn))
+    exec(compile(source, f"<enrich wrapper of {fn.__qualname__}>", "exec"), namespace)  # noqa: S102
+    wrapper = namespace[_NAME]
     functools.update_wrapper(wrapper, fn)
     setattr(wrapper, MARK, True)
     return wrapper
+
+
+_NAME = "enrich_entrypoint"
+
+
+def _forwarding(fn: Callable) -> tuple[str, str]:
+    """The parameter list of ``fn`` (defaults by reference) and the call that forwards them."""
+    P = inspect.Parameter
+    params, call = [], []
+    previous = None
+    for p in inspect.signature(fn, follow_wrapped=False).parameters.values():
+        if previous is P.POSITIONAL_ONLY and p.kind is not P.POSITIONAL_ONLY:
+            params.append("/")
+        if p.kind is P.KEYWORD_ONLY and previous not in (P.KEYWORD_ONLY, P.VAR_POSITIONAL):
+            params.append("*")
+        default = "" if p.default is p.empty else f"=_enrich_default_{p.name}"
+        if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD):
+            params.append(p.name + default)
+            call.append(p.name)
+        elif p.kind is P.VAR_POSITIONAL:
+            params.append(f"*{p.name}")
+            call.append(f"*{p.name}")
+        elif p.kind is P.KEYWORD_ONLY:
+            params.append(p.name + default)
+            call.append(f"{p.name}={p.name}")
+        else:
+            params.append(f"**{p.name}")
+            call.append(f"**{p.name}")
+        previous = p.kind
+    if previous is P.POSITIONAL_ONLY:
+        params.append("/")
+    return ", ".join(params), ", ".join(call)
+
+
+def _defaults(fn: Callable) -> dict[str, Any]:
+    return {f"_enrich_default_{p.name}": p.default
+            for p in inspect.signature(fn, follow_wrapped=False).parameters.values() if p.default is not p.empty}
 
 
 def wrap_attribute(module: ModuleType, path: str, on_error: Callable[[BaseException], None]) -> Patch | None:

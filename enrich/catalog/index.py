@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Iterable
 
 try:
@@ -24,24 +24,27 @@ WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 MAX_WORDS = 256
 
 
-def anchor_word(pattern: re.Pattern) -> str | None:
-    """The longest word the pattern requires literally, or None."""
+def required_words(pattern: re.Pattern) -> set[str]:
+    """Words any match of the pattern must contain, as whole words of the message."""
     if pattern.flags & re.IGNORECASE:
-        return None
+        return set()
     try:
         parsed = sre_parse.parse(pattern.pattern)
     except Exception:  # noqa: BLE001
-        return None
+        return set()
+    # Literal runs of the top-level sequence; "\0" marks an edge where the message is known to
+    # end (^ or $), so a word touching it is still whole.
     runs, run = [], []
     for op, arg in parsed:
         if op is sre_parse.LITERAL:
             run.append(chr(arg))
+        elif op is sre_parse.AT and arg in (sre_parse.AT_BEGINNING, sre_parse.AT_END):
+            run.append("\0")
         else:
             runs.append("".join(run))
             run = []
     runs.append("".join(run))
-    words = [w for text in runs for w in _whole_words(text)]
-    return max(words, key=len) if words else None
+    return {w for text in runs for w in _whole_words(text)}
 
 
 def _whole_words(run: str) -> list[str]:
@@ -50,22 +53,28 @@ def _whole_words(run: str) -> list[str]:
 
 
 class Index:
+    """Entries by raise site, and by the rarest word their message pattern requires."""
+
     def __init__(self, entries: Iterable[Entry]):
+        entries = list(entries)
         self.by_site: dict[str, list[Entry]] = defaultdict(list)
         self.site_globs: list[tuple[re.Pattern, Entry]] = []
         self.by_word: dict[str, list[Entry]] = defaultdict(list)
         self.unanchored: list[Entry] = []
+        words = {e.id: required_words(e.message) for e in entries if e.message is not None}
+        self.required = {entry_id: frozenset(ws) for entry_id, ws in words.items()}
+        frequency = Counter(w for ws in words.values() for w in ws)
         for entry in entries:
             for site in entry.sites:
                 if "*" in site:
                     self.site_globs.append((re.compile(fnmatch.translate(site)), entry))
                 else:
                     self.by_site[site].append(entry)
-            if entry.message is not None:
-                word = anchor_word(entry.message)
-                (self.by_word[word] if word else self.unanchored).append(entry)
+            if entry.id in words:
+                anchor = min(words[entry.id], key=lambda w: (frequency[w], -len(w)), default=None)
+                (self.by_word[anchor] if anchor else self.unanchored).append(entry)
 
-    def candidates(self, message: str, sites: Iterable[str]) -> list[Entry]:
+    def site_candidates(self, sites: Iterable[str]) -> list[Entry]:
         found: dict[str, Entry] = {}
         for site in sites:
             for entry in self.by_site.get(site, ()):
@@ -73,10 +82,16 @@ class Index:
             for glob, entry in self.site_globs:
                 if glob.match(site):
                     found[entry.id] = entry
+        return list(found.values())
+
+    def message_candidates(self, message: str) -> list[Entry]:
+        found: dict[str, Entry] = {}
         if message:
-            for word in set(WORD.findall(message, 0, 4096)[:MAX_WORDS]):
+            present = set(WORD.findall(message, 0, 4096)[:MAX_WORDS])
+            for word in present:
                 for entry in self.by_word.get(word, ()):
-                    found[entry.id] = entry
+                    if self.required[entry.id] <= present:   # every word it needs, before any regex
+                        found[entry.id] = entry
         for entry in self.unanchored:
             found[entry.id] = entry
         return list(found.values())

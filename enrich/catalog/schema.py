@@ -6,6 +6,7 @@ An entry file is TOML: optional file-wide defaults (``engine``, ``component``,
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ class Entry:
     links: tuple[str, ...] = ()
     file: str = ""
 
-    @property
+    @functools.cached_property
     def literal_weight(self) -> int:
         """How much fixed text the message pattern demands: a tie-breaker for specificity."""
         return len(re.sub(r"\\.|[\[\](){}?*+|^$.]", "", self.message.pattern)) if self.message else 0
