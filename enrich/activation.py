@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -9,7 +10,7 @@ from types import ModuleType
 from enrich import hooks, settings
 from enrich.guard import fail_open, logger
 from enrich.integration import Integration, Target
-from enrich.wrapping import Patch, wrap_attribute
+from enrich.wrapping import Patch, make_seam, make_wrapper, wrap_attribute
 
 
 @dataclass(eq=False)
@@ -106,14 +107,22 @@ def _wrap(handle: Handle, integration: Integration, target: Target, module: Modu
     name = integration.full_name(target)
     if name in handle.patches:
         return
-    mechanism = f"entrypoint:{name}"
+    mechanism = f"{'seam' if target.seam else 'entrypoint'}:{name}"
 
     def on_error(exc: BaseException) -> None:
         if _handle is not None and _handle.active:
             from enrich.pipeline import process
             process(exc, mechanism)
 
-    patch = wrap_attribute(module, target.attr, on_error)
+    def on_seam() -> None:
+        exc = sys.exc_info()[1]
+        if exc is not None:
+            on_error(exc)
+            from enrich.sinks import flush
+            flush()   # the engine is about to log, signal its parent and be killed
+
+    patch = wrap_attribute(module, target.attr, (lambda fn: make_seam(fn, on_seam)) if target.seam
+                           else (lambda fn: make_wrapper(fn, on_error)))
     if patch is None:
         logger.debug("enrich: %s:%s not found or not wrappable; skipped", target.module, target.attr)
         return

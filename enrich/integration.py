@@ -16,16 +16,19 @@ GROUP = "enrich.integrations"
 
 @dataclass(frozen=True)
 class Target:
-    """A callable whose exceptions are enriched as they leave it.
+    """A callable whose exceptions are enriched as they leave it, or, for a seam, the
+    function an engine calls inside its own ``except`` block: the exception being handled
+    is enriched (and telemetry flushed) before the engine formats it.
 
-    ``attr`` is a function name or ``Class.method`` inside ``module``; methods
-    are preferred (resolved at call time, so ``from X import Y`` copies of a
-    class keep working, and a method wrapper costs least).
+    ``attr`` is a function name or ``Class.method`` inside ``module``; methods are
+    preferred (resolved at call time). For functions, earlier ``from X import Y``
+    copies in other modules are pointed at the wrapper too.
     """
 
     name: str
     module: str
     attr: str
+    seam: bool = False   # called by the engine while it handles an exception (to format and log it)
 
 
 @dataclass(frozen=True)

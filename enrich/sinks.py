@@ -1,7 +1,8 @@
 """Where an Enrichment goes besides the note: logs, telemetry. Each sink is a plain callable.
 
 ``sink(exception, enrichment)`` is called once per enriched exception; a sink
-that raises is counted and ignored.
+that raises is counted and ignored. A sink that buffers (telemetry exporters) may
+have a ``flush(timeout_s)`` attribute, called where the process is about to die.
 """
 
 from __future__ import annotations
@@ -29,3 +30,11 @@ def emit(exc: BaseException, enrichment: Enrichment) -> None:
     for sink in list(_sinks):
         with fail_open(f"sink {getattr(sink, '__qualname__', sink)}"):
             sink(exc, enrichment)
+
+
+def flush(timeout_s: float = 2.0) -> None:
+    for sink in list(_sinks):
+        flush_sink = getattr(sink, "flush", None)
+        if callable(flush_sink):
+            with fail_open(f"flush {getattr(sink, '__qualname__', sink)}"):
+                flush_sink(timeout_s)

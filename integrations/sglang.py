@@ -1,9 +1,16 @@
-"""sglang (0.5.x): startup entrypoints whose exceptions are enriched as they leave them.
+"""sglang (0.5.x).
 
-Class methods where possible: they are looked up at call time, so modules
-that imported the class earlier see the wrapper too. Per-step hot paths are
-left alone; the GDN packed-decode launcher is the exception, as it runs per
-step only when CUDA graphs are off (otherwise once, at graph capture).
+Activation: enrich registers ``plugin`` in sglang's own plugin group
+(``sglang.srt.plugins``), which sglang loads early in every process it starts
+(server, schedulers, detokenizer, data-parallel controller), so installing the
+package is enough.
+
+Targets: startup entrypoints, by class method where possible (looked up at call
+time). Per-step hot paths are not wrapped; the GDN packed-decode launcher is the
+exception, as it runs per step only with CUDA graphs off (otherwise once, at
+capture). Everything else is caught at the seam: ``get_exception_traceback`` is
+what sglang's processes call inside their top-level ``except`` before logging the
+traceback and sending SIGQUIT; enrichment and a telemetry flush happen there.
 """
 
 from enrich.integration import Integration, Target
@@ -24,5 +31,12 @@ integration = Integration(
         Target("model-loader", "sglang.srt.model_loader.loader", "DefaultModelLoader.load_model"),
         Target("kv-cache-scales", "sglang.srt.model_executor.model_runner_components.load_model_utils",
                "load_kv_cache_scales"),
+        Target("exception-traceback", "sglang.utils", "get_exception_traceback", seam=True),
     ),
 )
+
+
+def plugin() -> None:
+    """sglang's plugin hook: runs in every sglang process before the model loads."""
+    import enrich
+    enrich.install()
