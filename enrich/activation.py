@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from enrich import hooks, settings
+from enrich import hooks, settings, sinks
 from enrich.guard import fail_open, logger
 from enrich.integration import Integration, Target
 from enrich.wrapping import Patch, make_seam, make_wrapper, wrap_attribute
@@ -39,7 +40,7 @@ _handle: Handle | None = None
 
 
 def install(*, integrations: list[Integration] | None = None, disable: tuple[str, ...] = (),
-            excepthooks: bool = True) -> Handle:
+            excepthooks: bool = True, telemetry: bool = True) -> Handle:
     global _handle
     with _lock:
         if _handle is not None:
@@ -49,6 +50,8 @@ def install(*, integrations: list[Integration] | None = None, disable: tuple[str
             return _handle
         handle = Handle(disabled=settings.disabled_targets() | frozenset(disable), active=True)
         with fail_open("install"):
+            if telemetry:
+                sinks.add_sink(_telemetry_sink())
             if excepthooks:
                 hooks.install()
             if integrations is None:
@@ -70,6 +73,7 @@ def uninstall() -> None:
             return
         handle.active = False
         with fail_open("uninstall"):
+            sinks.remove_sink(_telemetry_sink())
             hooks.uninstall()
             for patch in handle.patches.values():
                 patch.undo()
@@ -78,6 +82,12 @@ def uninstall() -> None:
 
 def current() -> Handle | None:
     return _handle
+
+
+@functools.lru_cache(maxsize=1)
+def _telemetry_sink():
+    from enrich.telemetry import OpenTelemetrySink
+    return OpenTelemetrySink()
 
 
 def _watch(handle: Handle, integration: Integration) -> None:

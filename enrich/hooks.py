@@ -15,7 +15,9 @@ class SysExceptHook:
     def __call__(self, exc_type, exc, tb):
         with fail_open("sys.excepthook"):
             from enrich.pipeline import process
+            from enrich.sinks import flush
             process(exc, "excepthook")
+            flush()   # the interpreter exits next
         self.previous(exc_type, exc, tb)
 
 

@@ -38,6 +38,9 @@ class Integration:
     versions: str | None = None           # a specifier, e.g. ">=0.5,<0.6"
     targets: tuple[Target, ...] = ()
     setup: Callable[[], None] | None = field(default=None, compare=False)   # once, at install
+    # Attributes that tell processes apart in telemetry (ranks, engine version); may raise
+    # while the engine is not set up, which counts as "nothing to tell".
+    context: Callable[[], dict] | None = field(default=None, compare=False)
 
     def full_name(self, target: Target) -> str:
         return f"{self.name}.{target.name}"

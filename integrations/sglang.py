@@ -13,12 +13,32 @@ what sglang's processes call inside their top-level ``except`` before logging th
 traceback and sending SIGQUIT; enrichment and a telemetry flush happen there.
 """
 
+import sys
+
 from enrich.integration import Integration, Target
 
 MLX = "sglang.srt.hardware_backend.mlx"
 
+RANKS = ("tp_rank", "tp_size", "pp_rank", "pp_size", "dp_rank", "attn_tp_rank", "attn_tp_size", "attn_dp_rank")
+
+
+def context() -> dict:
+    """This process's place in the sglang deployment, as far as sglang has set it up."""
+    from enrich.match import installed_version
+    attributes = {"enrich.engine.version": installed_version("sglang") or "unknown"}
+    runtime = sys.modules.get("sglang.srt.runtime_context")   # never import the engine from here
+    if runtime is not None:
+        parallel = runtime.get_parallel()
+        for name in RANKS:
+            value = getattr(parallel, name, None)
+            if isinstance(value, int) and not isinstance(value, bool):
+                attributes[f"sglang.{name}"] = value
+    return attributes
+
+
 integration = Integration(
     name="sglang",
+    context=context,
     distribution="sglang",
     versions=">=0.5,<0.6",
     targets=(

@@ -1,0 +1,192 @@
+"""OpenTelemetry sink: a span event (or an exception log record), ``error.type``, and a counter.
+
+Uses the OpenTelemetry API only: a no-op until the application configures an SDK.
+Follows the exception semantic conventions (``exception.type``, ``exception.message``,
+``exception.stacktrace``, ``error.type``). With OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=logs the
+exception is emitted as a log record instead of a span event; ``logs/dup`` does both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import threading
+import time
+import traceback
+from collections import OrderedDict
+from typing import Any
+
+from enrich.explain import Enrichment
+from enrich.facts import safe_message
+
+MAX_STACKTRACE = 32_768
+# Mechanisms after which the process is going down (severity FATAL for log records).
+TERMINAL = ("seam:", "excepthook")
+
+
+def fingerprint(enrichment: Enrichment) -> str:
+    """Equal for the same error on every rank and host: entry, raise site and this case's summary."""
+    key = f"{enrichment.id}|{enrichment.site}|{enrichment.summary}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+class RateLimit:
+    """Per fingerprint: the first ``burst`` events, then one per ``interval`` seconds."""
+
+    def __init__(self, burst: int = 5, interval: float = 60.0, size: int = 1024):
+        self.burst, self.interval, self.size = burst, interval, size
+        self._seen: OrderedDict[str, list] = OrderedDict()   # key -> [window start, count, suppressed]
+        self._lock = threading.Lock()
+
+    def allow(self, key: str, now: float | None = None) -> tuple[bool, int]:
+        """Whether to emit, and how many were suppressed since the last emitted one."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            state = self._seen.pop(key, None) or [now, 0, 0]
+            self._seen[key] = state
+            if len(self._seen) > self.size:
+                self._seen.popitem(last=False)
+            if now - state[0] >= self.interval:
+                state[0], state[1] = now, 0
+            state[1] += 1
+            if state[1] <= self.burst:
+                suppressed, state[2] = state[2], 0
+                return True, suppressed
+            state[2] += 1
+            return False, 0
+
+
+def context_attributes() -> dict[str, Any]:
+    """Who is reporting: host, process, and the engine's ranks where an integration can tell."""
+    attributes: dict[str, Any] = {"host.name": socket.gethostname(), "process.pid": os.getpid()}
+    for name in ("RANK", "LOCAL_RANK", "WORLD_SIZE"):
+        if os.environ.get(name, "").isdigit():
+            attributes[f"enrich.{name.lower()}"] = int(os.environ[name])
+    from enrich.activation import current
+    handle = current()
+    for integration in handle.integrations if handle else ():
+        if integration.context is not None:
+            try:
+                attributes.update(integration.context())
+            except Exception:  # noqa: BLE001 - an engine that is not set up yet tells nothing
+                pass
+    return attributes
+
+
+class OpenTelemetrySink:
+    """Sink (see enrich.sinks) that reports enriched exceptions to OpenTelemetry."""
+
+    def __init__(self, rate_limit: RateLimit | None = None):
+        self.rate_limit = rate_limit or RateLimit()
+        self._instruments: tuple | None = None
+        self._entries_seen: set[tuple[str, str]] = set()
+        self._lock = threading.Lock()
+
+    def _setup(self):
+        if self._instruments is None:
+            from opentelemetry import metrics, trace
+            from opentelemetry._logs import get_logger
+
+            from enrich import __version__
+            meter = metrics.get_meter("enrich", __version__)
+            self._instruments = (
+                trace.get_tracer("enrich", __version__),
+                get_logger("enrich", __version__),
+                meter.create_counter("enrich.exceptions", unit="{exception}",
+                                     description="Exceptions recognised by enrich, by catalog entry"),
+                meter.create_up_down_counter("enrich.entry", unit="1",
+                                             description="Catalog entries seen, with their title and first fix"),
+            )
+        return self._instruments
+
+    def __call__(self, exc: BaseException, enrichment: Enrichment) -> None:
+        tracer, logger, counter, entries = self._setup()
+        entrypoint = enrichment.mechanism.partition(":")[2] or enrichment.mechanism
+        counter.add(1, {"error.type": enrichment.id, "enrich.engine": enrichment.engine,
+                        "enrich.component": enrichment.component, "enrich.entrypoint": entrypoint})
+        first_fix = enrichment.fixes[0] if enrichment.fixes else ""
+        with self._lock:
+            new_entry = (enrichment.id, first_fix) not in self._entries_seen
+            self._entries_seen.add((enrichment.id, first_fix))
+        if new_entry:   # an info series: alert rules join it to show the title and first fix
+            entries.add(1, {"error.type": enrichment.id, "enrich.title": enrichment.title, "enrich.fix": first_fix})
+
+        key = fingerprint(enrichment)
+        allowed, suppressed = self.rate_limit.allow(key)
+        if not allowed:
+            return
+        attributes = self.attributes(exc, enrichment, key, entrypoint)
+        if suppressed:
+            attributes["enrich.suppressed"] = suppressed
+        signal = os.environ.get("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN", "").strip().lower()
+        if signal in ("logs", "logs/dup"):
+            self._log_record(logger, exc, enrichment, attributes)
+        if signal != "logs":
+            self._span_event(tracer, enrichment, attributes)
+
+    @staticmethod
+    def attributes(exc: BaseException, enrichment: Enrichment, key: str, entrypoint: str) -> dict[str, Any]:
+        stack = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-MAX_STACKTRACE:]
+        return {
+            "exception.type": f"{type(exc).__module__}.{type(exc).__qualname__}".removeprefix("builtins."),
+            "exception.message": safe_message(exc),
+            "exception.stacktrace": stack,
+            "error.type": enrichment.id,
+            "enrich.id": enrichment.id,
+            "enrich.title": enrichment.title,
+            "enrich.summary": enrichment.summary,
+            "enrich.fix": enrichment.fixes[0] if enrichment.fixes else "",
+            "enrich.fixes": list(enrichment.fixes),
+            "enrich.engine": enrichment.engine,
+            "enrich.component": enrichment.component,
+            "enrich.entrypoint": entrypoint,
+            "enrich.mechanism": enrichment.mechanism,
+            "enrich.docs": enrichment.docs,
+            "enrich.fingerprint": key,
+            **{f"enrich.value.{k}": v for k, v in enrichment.values.items()},
+            **context_attributes(),
+        }
+
+    @staticmethod
+    def _span_event(tracer, enrichment: Enrichment, attributes: dict[str, Any]) -> None:
+        from opentelemetry import trace
+        from opentelemetry.trace import Status, StatusCode
+
+        span = trace.get_current_span()
+        own = not span.is_recording()
+        if own:   # sglang's request spans are never current: report on a short span of our own
+            span = tracer.start_span(f"{enrichment.engine} {enrichment.component} error")
+        try:
+            span.add_event("exception", attributes)
+            span.set_attribute("error.type", enrichment.id)
+            span.set_status(Status(StatusCode.ERROR, enrichment.summary))
+        finally:
+            if own:
+                span.end()
+
+    @staticmethod
+    def _log_record(logger, exc: BaseException, enrichment: Enrichment, attributes: dict[str, Any]) -> None:
+        from opentelemetry._logs import SeverityNumber
+
+        fatal = enrichment.mechanism.startswith(TERMINAL)
+        logger.emit(event_name=f"{enrichment.engine}.{enrichment.component}.exception",
+                    severity_number=SeverityNumber.FATAL if fatal else SeverityNumber.ERROR,
+                    severity_text="FATAL" if fatal else "ERROR",
+                    body=enrichment.summary, attributes=attributes)
+
+    def flush(self, timeout_s: float = 2.0) -> None:
+        """Push buffered spans, logs and metrics out now: the process is about to be killed."""
+        from opentelemetry import metrics, trace
+        from opentelemetry._logs import get_logger_provider
+
+        deadline = time.monotonic() + timeout_s
+        for provider in (trace.get_tracer_provider(), get_logger_provider(), metrics.get_meter_provider()):
+            left = deadline - time.monotonic()
+            force_flush = getattr(provider, "force_flush", None)
+            if left <= 0 or force_flush is None:
+                continue
+            try:
+                force_flush(timeout_millis=int(left * 1000))
+            except TypeError:
+                force_flush()

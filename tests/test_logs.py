@@ -1,0 +1,88 @@
+"""Log records and structlog events that carry an exception get the enrichment."""
+
+import io
+import json
+import logging
+
+import pytest
+import structlog
+
+from enrich.integrations.logging import EnrichFilter, instrument
+from enrich.integrations.structlog import add_enrichment
+
+
+def failing():
+    import demo_targets
+    demo_targets.ensure_split(16, 6)
+
+
+@pytest.fixture
+def stream_logger():
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logger = logging.getLogger("serving")
+    logger.propagate = False
+    logger.addHandler(handler)
+    yield logger, handler, stream
+    logger.removeHandler(handler)
+
+
+def test_plain_text_log_shows_the_note(demo_catalog, stream_logger):
+    logger, handler, stream = stream_logger
+    handler.addFilter(EnrichFilter())
+    try:
+        failing()
+    except AssertionError:
+        logger.exception("model load failed")
+    text = stream.getvalue()
+    assert "AssertionError: 16 is not divisible by 6\n[demo/not-divisible] 16 cannot be cut into 6 shards" in text
+    assert text.count("[demo/not-divisible]") == 1
+
+
+def test_json_log_gets_structured_fields_and_no_locals(demo_catalog, stream_logger):
+    logger, handler, stream = stream_logger
+
+    class JSONFormatter(logging.Formatter):
+        def format(self, record):
+            return json.dumps({"msg": record.getMessage(), "enrich": getattr(record, "enrich", None)})
+
+    handler.setFormatter(JSONFormatter())
+    assert instrument(logger) is instrument(logger)          # one filter, however often instrumented
+    assert len(handler.filters) == 1
+    try:
+        failing()
+    except AssertionError:
+        logger.error("model load failed", exc_info=True)
+    fields = json.loads(stream.getvalue())["enrich"]
+    assert fields["id"] == "demo/not-divisible" and fields["fixes"][0] == "use one of 1, 2, 4, 8, 16"
+    assert set(fields["values"]) == {"numerator", "denominator", "secret_token", "sizes"}   # declared names only
+    assert fields["values"]["secret_token"] == "[redacted]"
+
+
+def test_structlog_processor_before_dict_tracebacks(demo_catalog):
+    out = io.StringIO()
+    structlog.configure(processors=[add_enrichment, structlog.processors.dict_tracebacks,
+                                    structlog.processors.JSONRenderer()],
+                        logger_factory=structlog.PrintLoggerFactory(out), cache_logger_on_first_use=False)
+    try:
+        try:
+            failing()
+        except AssertionError:
+            structlog.get_logger().exception("model load failed")
+    finally:
+        structlog.reset_defaults()
+    event = json.loads(out.getvalue())
+    assert event["enrich"]["id"] == "demo/not-divisible"
+    assert event["enrich"]["summary"] == "16 cannot be cut into 6 shards; divisors: 1, 2, 4, 8, 16."
+    [exception] = event["exception"]
+    assert any("[demo/not-divisible]" in note for note in exception.get("exc_notes", []))
+
+
+def test_unknown_exception_leaves_the_record_alone(demo_catalog, stream_logger):
+    logger, handler, stream = stream_logger
+    handler.addFilter(EnrichFilter())
+    try:
+        raise KeyError("unrelated")
+    except KeyError:
+        logger.exception("boom")
+    assert "KeyError: 'unrelated'" in stream.getvalue() and "[" not in stream.getvalue().splitlines()[-1]
