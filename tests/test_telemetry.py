@@ -47,6 +47,8 @@ def recorded(otel, demo_catalog, monkeypatch):
     logs.clear()
     monkeypatch.delenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN", raising=False)
     enrich.install(integrations=[DEMO])
+    from enrich.activation import _telemetry_sink
+    _telemetry_sink().rate_limit = RateLimit()      # each test starts with a fresh burst allowance
     import demo_targets
     yield spans, logs, reader, demo_targets
     enrich.uninstall()
