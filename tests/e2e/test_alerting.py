@@ -1,0 +1,110 @@
+"""End to end: a process with enrich raises a real sglang error; Prometheus (Debian's package)
+scrapes its OpenTelemetry metrics, the shipped rule fires, Alertmanager receives the alert.
+Everything listens on 127.0.0.1; .ci/run installs the two servers."""
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "integrations" / "prometheus" / "enrich-alerts.yml"
+PROMETHEUS, ALERTMANAGER = shutil.which("prometheus"), shutil.which("prometheus-alertmanager")
+
+pytestmark = pytest.mark.skipif(not (PROMETHEUS and ALERTMANAGER),
+                                reason="needs Debian's prometheus and prometheus-alertmanager")
+pytest.importorskip("opentelemetry.exporter.prometheus")
+pytest.importorskip("sglang")
+
+SERVING = textwrap.dedent("""
+    import sys, time
+    from opentelemetry import metrics
+    from opentelemetry.exporter.prometheus import PrometheusMetricReader
+    from opentelemetry.sdk.metrics import MeterProvider
+    from prometheus_client import start_http_server
+    start_http_server(port=int(sys.argv[1]), addr="127.0.0.1")
+    metrics.set_meter_provider(MeterProvider(metric_readers=[PrometheusMetricReader()]))
+    import enrich
+    enrich.install()
+    from sglang.srt.distributed.utils import ensure_divisibility
+    try:
+        ensure_divisibility(16, 6)       # a vision tower's 16 heads at TP 6
+    except AssertionError as exc:
+        enrich.annotate(exc)             # what the sglang seam does in a scheduler process
+    print("raised", flush=True)
+    time.sleep(300)
+""")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get_json(url: str):
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.load(response)
+
+
+@pytest.fixture
+def processes():
+    started = []
+    yield started
+    for proc in started:
+        proc.terminate()
+    for proc in started:
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_alert_fires_with_entry_id_title_and_first_fix(tmp_path, processes):
+    exporter, prom, am = free_port(), free_port(), free_port()
+    (tmp_path / "alertmanager.yml").write_text(textwrap.dedent("""
+        route: {receiver: sink, group_wait: 1s, group_interval: 1s}
+        receivers: [{name: sink}]
+    """))
+    (tmp_path / "prometheus.yml").write_text(textwrap.dedent(f"""
+        global: {{scrape_interval: 1s, evaluation_interval: 1s}}
+        rule_files: ["{RULES}"]
+        alerting: {{alertmanagers: [{{static_configs: [{{targets: ["127.0.0.1:{am}"]}}]}}]}}
+        scrape_configs: [{{job_name: serving, static_configs: [{{targets: ["127.0.0.1:{exporter}"]}}]}}]
+    """))
+    processes.append(subprocess.Popen(
+        [ALERTMANAGER, f"--config.file={tmp_path / 'alertmanager.yml'}", f"--storage.path={tmp_path / 'am'}",
+         f"--web.listen-address=127.0.0.1:{am}", "--cluster.listen-address="],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    processes.append(subprocess.Popen(
+        [PROMETHEUS, f"--config.file={tmp_path / 'prometheus.yml'}", f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+         f"--web.listen-address=127.0.0.1:{prom}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    serving = subprocess.Popen([sys.executable, "-c", SERVING, str(exporter)], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    processes.append(serving)
+    assert serving.stdout.readline().strip() == "raised"
+
+    deadline, alerts = time.monotonic() + 90, []
+    while time.monotonic() < deadline:
+        try:
+            alerts = [a for a in get_json(f"http://127.0.0.1:{am}/api/v2/alerts")
+                      if a["labels"].get("alertname") == "EnrichKnownError"]
+        except OSError:
+            pass
+        if alerts:
+            break
+        time.sleep(1)
+    assert alerts, "no alert reached Alertmanager"
+    [alert] = alerts
+    assert alert["labels"]["error_type"] == "sglang/not-divisible"
+    assert alert["labels"]["enrich_engine"] == "sglang" and alert["labels"]["severity"] == "critical"
+    assert alert["annotations"]["summary"] == ("sglang/not-divisible: A dimension does not split evenly "
+                                               "over the parallel group")
+    assert alert["annotations"]["fix"].startswith("choose a TP size from 1, 2, 4, 8, 16")
