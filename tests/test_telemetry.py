@@ -166,3 +166,14 @@ def test_seam_flushes_telemetry_before_the_process_is_killed(tmp_path):
     assert child.returncode == -9, child.stderr
     text = out.read_text()
     assert '"error.type": "demo/not-divisible"' in text and '"enrich.mechanism": "seam:demo.seam"' in text
+
+
+def test_resource_detector_tells_ranks_and_hosts_apart():
+    code = ("from opentelemetry.sdk.resources import Resource; import json;"
+            "print(json.dumps(dict(Resource.create().attributes)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "OTEL_EXPERIMENTAL_RESOURCE_DETECTORS": "enrich",
+                              "RANK": "3", "WORLD_SIZE": "8"})
+    attributes = __import__("json").loads(out.stdout)
+    assert attributes["enrich.rank"] == 3 and attributes["enrich.world_size"] == 8, out.stderr
+    assert attributes["host.name"] and "enrich.engine.torch.version" in attributes

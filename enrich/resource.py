@@ -1,0 +1,23 @@
+"""An OpenTelemetry resource detector that tells serving processes apart.
+
+Enable with ``OTEL_EXPERIMENTAL_RESOURCE_DETECTORS=enrich`` (the SDK loads it through the
+``opentelemetry_resource_detector`` entry point): host, pid, the torch.distributed ranks of the
+launcher's environment and the versions of the engines installed. Needs the OpenTelemetry SDK.
+"""
+
+from __future__ import annotations
+
+from opentelemetry.sdk.resources import Resource, ResourceDetector
+
+from enrich.match import DISTRIBUTIONS, installed_version
+from enrich.telemetry import context_attributes
+
+
+class EnrichResourceDetector(ResourceDetector):
+    def detect(self) -> Resource:
+        attributes = {k: v for k, v in context_attributes().items() if not k.startswith("enrich.value.")}
+        for engine, distribution in DISTRIBUTIONS.items():
+            version = installed_version(distribution)
+            if version is not None:
+                attributes[f"enrich.engine.{engine}.version"] = version
+        return Resource(attributes)
