@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import sys
-import threading
 from dataclasses import dataclass, field
 from types import ModuleType
 
+from enrich import forksafe
 from enrich import hooks, settings, sinks
 from enrich.guard import fail_open, logger
 from enrich.integration import Integration, Target
@@ -35,7 +35,7 @@ class Handle:
         return not ({integration.name, integration.full_name(target)} & self.disabled)
 
 
-_lock = threading.RLock()
+_lock = forksafe.Lock(reentrant=True)
 _handle: Handle | None = None
 
 

@@ -1,4 +1,4 @@
-"""The ``enrich`` command: ``enrich explain ID`` and ``enrich demo``."""
+"""The ``enrich`` command: ``explain ID``, ``run -- CMD``, ``demo``."""
 
 from __future__ import annotations
 
@@ -54,6 +54,11 @@ def demo(args: argparse.Namespace) -> int:
     return main()
 
 
+def _run(command: list[str]) -> int:
+    from enrich.launcher import run
+    return run(command[1:] if command[:1] == ["--"] else command)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="enrich", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -62,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(run=explain)
     p = sub.add_parser("demo", help="raise the founding errors from real sglang code and show the enrichment")
     p.set_defaults(run=demo)
+    p = sub.add_parser("run", help="run a command with enrich active in it and every Python process it starts")
+    p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
+    p.set_defaults(run=lambda args: _run(args.cmd))
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import threading
+
+from enrich import forksafe
 
 logger = logging.getLogger("enrich")
 
-_lock = threading.Lock()
+_lock = forksafe.Lock()
 _counts: dict[str, int] = {}
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
-import threading
 import time
 import traceback
 from collections import OrderedDict
 from typing import Any
 
+from enrich import forksafe
 from enrich.explain import Enrichment
 from enrich.facts import safe_message
 
@@ -37,7 +37,7 @@ class RateLimit:
     def __init__(self, burst: int = 5, interval: float = 60.0, size: int = 1024):
         self.burst, self.interval, self.size = burst, interval, size
         self._seen: OrderedDict[str, list] = OrderedDict()   # key -> [window start, count, suppressed]
-        self._lock = threading.Lock()
+        self._lock = forksafe.Lock()
 
     def allow(self, key: str, now: float | None = None) -> tuple[bool, int]:
         """Whether to emit, and how many were suppressed since the last emitted one."""
@@ -81,7 +81,7 @@ class OpenTelemetrySink:
         self.rate_limit = rate_limit or RateLimit()
         self._instruments: tuple | None = None
         self._entries_seen: set[tuple[str, str]] = set()
-        self._lock = threading.Lock()
+        self._lock = forksafe.Lock()
 
     def _setup(self):
         if self._instruments is None:

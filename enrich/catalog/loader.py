@@ -9,11 +9,11 @@ rest of the catalog still loads.
 from __future__ import annotations
 
 import importlib
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from enrich import forksafe
 from enrich.catalog.index import Index
 from enrich.catalog.schema import CatalogError, Entry, parse_entry
 from enrich.guard import logger
@@ -113,7 +113,7 @@ def load_installed() -> Catalog:
     return Catalog(entries, problems)
 
 
-_lock = threading.Lock()
+_lock = forksafe.Lock()
 _catalog: Catalog | None = None
 
 
