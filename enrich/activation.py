@@ -22,7 +22,6 @@ class Handle:
     disabled: frozenset[str] = frozenset()
     active: bool = False
     patches: dict[str, Patch] = field(default_factory=dict)   # target full name -> patch
-    _watched: set[str] = field(default_factory=set)
 
     @property
     def wrapped(self) -> list[str]:
@@ -58,7 +57,7 @@ def install(*, integrations: list[Integration] | None = None, disable: tuple[str
                 from enrich.integration import discover
                 integrations = discover()
             handle.integrations = tuple(i for i in integrations if i.name not in handle.disabled)
-            _handle = handle
+            _handle = handle   # import hooks fire at once for modules already imported, and look here
             for integration in handle.integrations:
                 _watch(handle, integration)
         _handle = handle
@@ -75,7 +74,7 @@ def uninstall() -> None:
         with fail_open("uninstall"):
             sinks.remove_sink(_telemetry_sink())
             hooks.uninstall()
-            for patch in handle.patches.values():
+            for patch in list(handle.patches.values()):
                 patch.undo()
             handle.patches.clear()
 
@@ -90,26 +89,36 @@ def _telemetry_sink():
     return OpenTelemetrySink()
 
 
+_hooked_modules: set[str] = set()   # post-import hooks live as long as the process; one per module
+
+
 def _watch(handle: Handle, integration: Integration) -> None:
     import wrapt
 
     if integration.setup is not None:
         with fail_open(f"setup of {integration.name}"):
             integration.setup()
-    for module_name in {t.module for t in integration.targets}:
-        # Fires now if the module is already imported, otherwise right after its import.
-        wrapt.register_post_import_hook(_on_import(integration, module_name), module_name)
+    for module_name in sorted({t.module for t in integration.targets}):
+        if module_name not in _hooked_modules:
+            _hooked_modules.add(module_name)
+            # Fires now if the module is already imported, otherwise right after its import.
+            wrapt.register_post_import_hook(_on_import(module_name), module_name)
+        elif module_name in sys.modules:      # hooked by an earlier install: wrap for this one now
+            _on_import(module_name)(sys.modules[module_name])
 
 
-def _on_import(integration: Integration, module_name: str):
+def _on_import(module_name: str):
     def hook(module: ModuleType) -> None:
-        with fail_open(f"import hook for {module_name}"):   # a raising hook would break the import
-            handle = _handle
-            if handle is None or not handle.active or not integration.version_ok():
-                return
+        handle = _handle                 # whatever is installed when the module arrives
+        if handle is None or not handle.active:
+            return
+        for integration in handle.integrations:
             for target in integration.targets:
-                if target.module == module_name and handle.is_enabled(integration, target):
-                    _wrap(handle, integration, target, module)
+                if target.module != module_name or not handle.is_enabled(integration, target):
+                    continue
+                with fail_open(f"wrapping {target.module}:{target.attr}"):   # never break the import
+                    if integration.version_ok():
+                        _wrap(handle, integration, target, module)
     return hook
 
 

@@ -24,12 +24,19 @@ def record_of(exc: BaseException) -> dict[str, Any] | None:
 
 
 def attach(exc: BaseException, enrichment: Enrichment) -> bool:
-    """Mark the exception and add the note; False when the exception refuses attributes."""
+    """Mark the exception and add the note; False when it refuses either (then it is left as it was)."""
     try:
         setattr(exc, ATTR, enrichment.as_dict())
     except Exception:  # noqa: BLE001
         return False
-    add_note(exc, note(enrichment))
+    try:
+        add_note(exc, note(enrichment))
+    except Exception:  # noqa: BLE001 - e.g. a __notes__ that is not a list
+        try:
+            delattr(exc, ATTR)
+        except Exception:  # noqa: BLE001
+            pass
+        return False
     return True
 
 

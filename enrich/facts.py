@@ -61,9 +61,26 @@ def class_names(cls: type) -> tuple[str, ...]:
     return tuple(names)
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def safe_message(exc: BaseException) -> str:
+    """str(exc), without calling repr() on the host's objects: an exception built from
+    non-text arguments (``RuntimeError(msg, tensor)``) shows those as ``<Type>``."""
+    args = exc.args if isinstance(getattr(exc, "args", None), tuple) else ()
     try:
-        text = str(exc)
+        if type(exc).__str__ is BaseException.__str__ or isinstance(exc, KeyError):
+            if len(args) == 1 and isinstance(args[0], str):
+                text = repr(args[0]) if isinstance(exc, KeyError) else args[0]
+            elif all(isinstance(a, _PLAIN) or isinstance(a, type) for a in args):
+                text = str(exc)
+            else:
+                shown = [repr(a) if isinstance(a, _PLAIN) else
+                         (f"<class '{a.__module__}.{a.__qualname__}'>" if isinstance(a, type) else f"<{type(a).__name__}>")
+                         for a in args]
+                text = shown[0] if len(shown) == 1 else f"({', '.join(shown)})"
+        else:
+            text = str(exc)   # the class formats itself (OutOfResources, CompilationError...)
     except Exception:  # noqa: BLE001 - a broken __str__ is the host's, not ours
         return ""
     return text[:MAX_MESSAGE] if isinstance(text, str) else ""

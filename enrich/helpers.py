@@ -36,8 +36,14 @@ def _join(numbers) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
+MAX_NUMBER = 10**12   # beyond this a number from a message is not a size worth factoring
+
+
 def _divisors(n: int) -> list[int]:
-    return [d for d in range(1, n + 1) if n % d == 0] if n > 0 else []
+    if not 0 < n <= MAX_NUMBER:
+        return []
+    small = [d for d in range(1, int(n ** 0.5) + 1) if n % d == 0]
+    return small + [n // d for d in reversed(small) if d * d != n]
 
 
 @helper
@@ -59,8 +65,8 @@ def _valid_tp(heads: Any, kv_heads: Any) -> list[int]:
     kv, h = _int(kv_heads), _int(heads)
     if not kv or kv <= 0:
         return []
-    limit = h if h else kv * 8
-    return [tp for tp in range(1, min(limit, 1024) + 1) if _attention_tp_ok(h, kv, tp)]
+    limit = min(h if h else kv * 8, 4096)
+    return [tp for tp in range(1, limit + 1) if _attention_tp_ok(h, kv, tp)]
 
 
 @helper
@@ -80,12 +86,6 @@ def nearest_attention_tp(heads: Any, kv_heads: Any, tp: Any) -> str | None:
     below = [s for s in sizes if s < current][-1:]
     above = [s for s in sizes if s > current][:1]
     return " or ".join(f"--tp {s}" for s in below + above) or None
-
-
-@helper
-def valid_divisors_for(numerator: Any) -> str | None:
-    """Sizes that divide a dimension evenly (for "N is not divisible by D")."""
-    return divisors(numerator)
 
 
 def _public_attrs(obj: Any) -> dict[str, Any]:

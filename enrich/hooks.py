@@ -13,11 +13,12 @@ class SysExceptHook:
         self.previous = previous
 
     def __call__(self, exc_type, exc, tb):
-        with fail_open("sys.excepthook"):
-            from enrich.pipeline import process
-            from enrich.sinks import flush
-            process(exc, "excepthook")
-            flush()   # the interpreter exits next
+        if _active():
+            with fail_open("sys.excepthook"):
+                from enrich.pipeline import process
+                from enrich.sinks import flush
+                process(exc, "excepthook")
+                flush()   # the interpreter exits next
         self.previous(exc_type, exc, tb)
 
 
@@ -26,10 +27,18 @@ class ThreadingExceptHook:
         self.previous = previous
 
     def __call__(self, args):
-        with fail_open("threading.excepthook"):
-            from enrich.pipeline import process
-            process(args.exc_value, "threading")
+        if _active():
+            with fail_open("threading.excepthook"):
+                from enrich.pipeline import process
+                process(args.exc_value, "threading")
         self.previous(args)
+
+
+def _active() -> bool:
+    """A hook left in a chain after uninstall() (another hook was set on top) passes through."""
+    from enrich.activation import current
+    handle = current()
+    return handle is not None and handle.active
 
 
 def install() -> None:

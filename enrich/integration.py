@@ -50,7 +50,7 @@ class Integration:
             return True
         from packaging.specifiers import SpecifierSet
 
-        from enrich.match import installed_version
+        from enrich.versions import installed_version
         version = installed_version(self.distribution)
         if version is None or SpecifierSet(self.versions).contains(version, prereleases=True):
             return True

@@ -15,11 +15,9 @@ from dataclasses import dataclass
 
 from enrich.catalog import Catalog, Entry
 from enrich.facts import Facts, Frame
+from enrich.versions import installed_version
 
 SITE_DEPTH = 6          # how far out from the raise point a declared site may be
-DISTRIBUTIONS = {"sglang": "sglang", "vllm": "vllm", "mlx-lm": "mlx-lm", "mlx": "mlx",
-                 "torch": "torch", "triton": "triton", "flashinfer": "flashinfer-python",
-                 "transformers": "transformers"}
 
 
 @dataclass
@@ -83,9 +81,13 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
     found = entry.message.search(facts.message) if entry.message is not None else None
     if found is not None:
         groups = {k: v for k, v in found.groupdict().items() if v is not None}
-    elif entry.message is not None and (facts.message or not source_ok):
-        return None   # a message that does not fit; an empty one is let through by its source line
+    elif entry.message is not None and not (source_ok and (at_site or not facts.message)):
+        # A message that does not fit. Let through: an empty message (a bare assert) with the
+        # right raise line, and any message at the right site and line (an assert with text).
+        return None
     if entry.message is None and (at_site is None or (entry.source and not source_ok)):
+        return None
+    if entry.require_site and at_site is None:
         return None
     if facts.exception is not None and not _version_ok(entry):
         return None
@@ -97,14 +99,5 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
 def _version_ok(entry: Entry) -> bool:
     if entry.versions is None:
         return True
-    version = installed_version(DISTRIBUTIONS.get(entry.engine, entry.engine))
+    version = installed_version(entry.distribution)
     return version is None or entry.versions.contains(version, prereleases=True)
-
-
-@functools.lru_cache(maxsize=64)
-def installed_version(distribution: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version(distribution)
-    except PackageNotFoundError:
-        return None

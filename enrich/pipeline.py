@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from enrich import facts as facts_of
+from enrich import forksafe
 from enrich.attach import attach, record_of
 from enrich.catalog import get_catalog
 from enrich.explain import Enrichment, explain
@@ -13,6 +14,7 @@ from enrich.match import best_match
 from enrich.sinks import emit
 
 _busy = threading.local()
+_attach_lock = forksafe.Lock()
 
 
 def process(exc: BaseException, mechanism: str) -> Enrichment | None:
@@ -29,20 +31,27 @@ def process(exc: BaseException, mechanism: str) -> Enrichment | None:
 
 
 def _process(exc: BaseException, mechanism: str) -> Enrichment | None:
-    members = facts_of.chain(exc)
-    for member in members:
+    # Outermost first: the first member already enriched, or the first the catalog knows,
+    # is the one the explanation is about (a new error raised while handling an enriched one
+    # gets its own explanation if it has one).
+    catalog = None
+    for member in facts_of.chain(exc):
         record = record_of(member)
         if record is not None:
             return Enrichment.from_dict(record)
-    catalog = get_catalog()
-    for member in members:
+        catalog = catalog or get_catalog()
         facts = facts_of.from_exception(member)
         match = best_match(facts, catalog)
         if match is None:
             continue
         enrichment = explain(match, facts, mechanism)
         del facts, match   # drop live frames promptly
-        if attach(member, enrichment):
+        with _attach_lock:   # the same object can be re-raised in several threads at once
+            record = record_of(member)
+            if record is not None:
+                return Enrichment.from_dict(record)
+            attached = attach(member, enrichment)
+        if attached:
             emit(member, enrichment)
         return enrichment
     return None

@@ -6,7 +6,9 @@ import re
 
 MASK = "[redacted]"
 
-_SECRET_KEY = re.compile(r"(token|secret|passw|pwd|api[_-]?key|auth|credential|cookie|session)", re.I)
+# Whole-word names only: hf_token, api_key, password are secrets; max_total_num_tokens is not.
+_SECRET_KEY = re.compile(r"(?:^|_)(?:api_?key|access_?key|secret(?:_key)?|password|passwd|pwd|token|auth"
+                         r"(?:_token)?|authorization|credentials?|cookie|session_?id|bearer)$", re.I)
 
 _SECRET_VALUES = [
     re.compile(r"\bhf_[A-Za-z0-9]{20,}"),                     # Hugging Face tokens

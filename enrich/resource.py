@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from opentelemetry.sdk.resources import Resource, ResourceDetector
 
-from enrich.match import DISTRIBUTIONS, installed_version
+from enrich.integration import discover
 from enrich.telemetry import context_attributes
+from enrich.versions import installed_version
 
 
 class EnrichResourceDetector(ResourceDetector):
     def detect(self) -> Resource:
         attributes = {k: v for k, v in context_attributes().items() if not k.startswith("enrich.value.")}
-        for engine, distribution in DISTRIBUTIONS.items():
-            version = installed_version(distribution)
+        for integration in discover():
+            version = installed_version(integration.distribution or integration.name)
             if version is not None:
-                attributes[f"enrich.engine.{engine}.version"] = version
+                attributes[f"enrich.engine.{integration.name}.version"] = version
         return Resource(attributes)

@@ -24,7 +24,7 @@ RANKS = ("tp_rank", "tp_size", "pp_rank", "pp_size", "dp_rank", "attn_tp_rank", 
 
 def context() -> dict:
     """This process's place in the sglang deployment, as far as sglang has set it up."""
-    from enrich.match import installed_version
+    from enrich.versions import installed_version
     attributes = {"enrich.engine.version": installed_version("sglang") or "unknown"}
     runtime = sys.modules.get("sglang.srt.runtime_context")   # never import the engine from here
     if runtime is not None:

@@ -18,5 +18,6 @@ def test_wheel_carries_patterns_and_integrations(tmp_path):
     assert "enrich/integrations/sglang.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "[enrich.integrations]\nsglang = enrich.integrations.sglang:integration" in text
-    assert "[enrich.catalogs]\nbuiltin = enrich.patterns" in text
+    for line in ("sglang = enrich.integrations.sglang:integration", "builtin = enrich.patterns",
+                 "enrich = enrich.integrations.sglang:plugin", "[sglang.srt.plugins]", "[enrich.catalogs]"):
+        assert line in text.splitlines(), line

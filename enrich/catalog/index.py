@@ -20,20 +20,19 @@ except ImportError:  # pragma: no cover - 3.10
 
 from enrich.catalog.schema import Entry
 
-WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
-MAX_WORDS = 256
+# A word starts where no word character precedes it, in messages and in patterns alike.
+WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
-def required_words(pattern: re.Pattern) -> set[str]:
-    """Words any match of the pattern must contain, as whole words of the message."""
+def literal_runs(pattern: re.Pattern) -> list[str]:
+    """The literal runs of the pattern's top-level sequence: text every match contains.
+    "\0" marks an edge where the message is known to end (^ or $)."""
     if pattern.flags & re.IGNORECASE:
-        return set()
+        return []
     try:
         parsed = sre_parse.parse(pattern.pattern)
     except Exception:  # noqa: BLE001
-        return set()
-    # Literal runs of the top-level sequence; "\0" marks an edge where the message is known to
-    # end (^ or $), so a word touching it is still whole.
+        return []
     runs, run = [], []
     for op, arg in parsed:
         if op is sre_parse.LITERAL:
@@ -44,7 +43,12 @@ def required_words(pattern: re.Pattern) -> set[str]:
             runs.append("".join(run))
             run = []
     runs.append("".join(run))
-    return {w for text in runs for w in _whole_words(text)}
+    return [r for r in runs if r.strip("\0")]
+
+
+def required_words(pattern: re.Pattern) -> set[str]:
+    """Words any match of the pattern must contain, as whole words of the message."""
+    return {w for text in literal_runs(pattern) for w in _whole_words(text)}
 
 
 def _whole_words(run: str) -> list[str]:
@@ -61,6 +65,8 @@ class Index:
         self.site_globs: list[tuple[re.Pattern, Entry]] = []
         self.by_word: dict[str, list[Entry]] = defaultdict(list)
         self.unanchored: list[Entry] = []
+        self.by_source: list[Entry] = []     # known by their raise line: candidates for empty messages
+        self._glob_cache: dict[str, list[Entry]] = {}
         words = {e.id: required_words(e.message) for e in entries if e.message is not None}
         self.required = {entry_id: frozenset(ws) for entry_id, ws in words.items()}
         frequency = Counter(w for ws in words.values() for w in ws)
@@ -70,28 +76,40 @@ class Index:
                     self.site_globs.append((re.compile(fnmatch.translate(site)), entry))
                 else:
                     self.by_site[site].append(entry)
+            if entry.source is not None:
+                self.by_source.append(entry)
             if entry.id in words:
                 anchor = min(words[entry.id], key=lambda w: (frequency[w], -len(w)), default=None)
                 (self.by_word[anchor] if anchor else self.unanchored).append(entry)
+
+    def _globbed(self, site: str) -> list[Entry]:
+        found = self._glob_cache.get(site)
+        if found is None:
+            found = [entry for glob, entry in self.site_globs if glob.match(site)]
+            if len(self._glob_cache) < 65536:
+                self._glob_cache[site] = found
+        return found
 
     def site_candidates(self, sites: Iterable[str]) -> list[Entry]:
         found: dict[str, Entry] = {}
         for site in sites:
             for entry in self.by_site.get(site, ()):
                 found[entry.id] = entry
-            for glob, entry in self.site_globs:
-                if glob.match(site):
-                    found[entry.id] = entry
+            for entry in self._globbed(site):
+                found[entry.id] = entry
         return list(found.values())
 
     def message_candidates(self, message: str) -> list[Entry]:
         found: dict[str, Entry] = {}
         if message:
-            present = set(WORD.findall(message, 0, 4096)[:MAX_WORDS])
+            present = set(WORD.findall(message))
             for word in present:
                 for entry in self.by_word.get(word, ()):
                     if self.required[entry.id] <= present:   # every word it needs, before any regex
                         found[entry.id] = entry
+        else:
+            for entry in self.by_source:
+                found[entry.id] = entry
         for entry in self.unanchored:
             found[entry.id] = entry
         return list(found.values())

@@ -46,7 +46,7 @@ def parse_file(path: Path, label: str | None = None) -> tuple[list[Entry], list[
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return [], [CatalogError(label, "(file)", f"cannot be read as TOML: {exc}")]
-    defaults = {k: data[k] for k in ("engine", "component", "versions") if k in data}
+    defaults = {k: data[k] for k in ("engine", "distribution", "component", "versions") if k in data}
     unknown = sorted(set(data) - set(defaults) - {"entry"})
     problems = [CatalogError(label, key, "unknown top-level field") for key in unknown]
     tables = data.get("entry", [])
@@ -84,7 +84,8 @@ def catalog_dirs() -> list[Path]:
     from importlib.metadata import entry_points
 
     dirs = []
-    for ep in entry_points(group=GROUP):
+    # enrich's own catalog first, then the others by name: the same order in every process.
+    for ep in sorted(entry_points(group=GROUP), key=lambda ep: (ep.value != "enrich.patterns", ep.name)):
         try:
             module = importlib.import_module(ep.value.split(":")[0])
             dirs.extend(Path(p) for p in getattr(module, "__path__", [Path(module.__file__).parent]))
@@ -99,7 +100,7 @@ def load_installed() -> Catalog:
         files.extend((path, directory) for path in directory.rglob("*.toml"))
     entries: dict[str, Entry] = {}
     problems: list[CatalogError] = []
-    for directory in {d for _, d in files}:
+    for directory in dict.fromkeys(d for _, d in files):
         part = load_files([p for p, d in files if d == directory], root=directory.parent)
         for entry_id, entry in part.entries.items():
             if entry_id in entries:

@@ -59,16 +59,19 @@ class Entry:
     message: re.Pattern | None = None
     sites: tuple[str, ...] = ()
     source: re.Pattern | None = None
+    require_site: bool = False       # a message too generic to trust without its raise site
     versions: Any = None             # packaging SpecifierSet
     capture: dict[str, tuple[str, ...]] = field(default_factory=dict)   # name -> paths, first present wins
     derive: dict[str, Derived] = field(default_factory=dict)
     links: tuple[str, ...] = ()
     file: str = ""
+    distribution: str = ""           # the package ``versions`` is about; the engine's name if not given
 
     @functools.cached_property
     def literal_weight(self) -> int:
         """How much fixed text the message pattern demands: a tie-breaker for specificity."""
-        return len(re.sub(r"\\.|[\[\](){}?*+|^$.]", "", self.message.pattern)) if self.message else 0
+        from enrich.catalog.index import literal_runs
+        return sum(len(run.replace("\0", "")) for run in literal_runs(self.message)) if self.message else 0
 
 
 class _Reader:
@@ -120,6 +123,11 @@ class _Reader:
             raise self.fail(key, "must be a table")
         return value
 
+    def only(self, allowed: set[str]) -> None:
+        unknown = sorted(set(self.table) - allowed)
+        if unknown:
+            raise self.fail(unknown[0], f"unknown field (known: {', '.join(sorted(allowed))})")
+
     def tables(self, key: str) -> list[dict]:
         value = self.table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
@@ -127,7 +135,7 @@ class _Reader:
         return value
 
 
-_KNOWN = {"id", "title", "engine", "component", "versions", "match", "capture", "derive",
+_KNOWN = {"id", "title", "engine", "distribution", "component", "versions", "match", "capture", "derive",
           "meaning", "causes", "summary", "fixes", "links", "samples"}
 
 
@@ -143,7 +151,11 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         raise r.fail("component", f"{component!r} is not one of {', '.join(COMPONENTS)}")
 
     m = _Reader(file, f"{r.path}.match", r.table_of("match"))
+    m.only({"exceptions", "message", "sites", "source", "require_site"})
     message, sites, source = m.regex("message"), m.strs("sites", pattern=SITE), m.regex("source")
+    require_site = m.table.get("require_site", False)
+    if not isinstance(require_site, bool) or (require_site and not sites):
+        raise m.fail("require_site", "must be true or false, and true only with sites")
     exceptions = m.strs("exceptions", required=True)
     if message is None and not sites:
         raise m.fail("", "needs a message pattern or raise sites (a bare assert is known by its site)")
@@ -160,6 +172,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
     derive: dict[str, Derived] = {}
     for name, spec in r.table_of("derive").items():
         d = _Reader(file, f"{r.path}.derive.{name}", spec if isinstance(spec, dict) else {})
+        d.only({"helper", "args"})
         helper = d.str("helper")
         if helper not in helpers:
             raise d.fail("helper", f"unknown helper {helper!r}")
@@ -185,6 +198,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
     samples = []
     for i, s in enumerate(r.tables("samples")):
         sr = _Reader(file, f"{r.path}.samples[{i}]", s)
+        sr.only({"message", "origin", "site", "source", "exception"})
         message_text = s.get("message")
         if not isinstance(message_text, str):
             raise sr.fail("message", "must be a string (empty for a bare assert)")
@@ -197,8 +211,8 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         id=entry_id, title=r.str("title"), engine=r.str("engine"), component=component,
         exceptions=exceptions, meaning=r.str("meaning"), causes=r.strs("causes", required=True),
         summary=summary, fixes=fixes, samples=tuple(samples), message=message, sites=sites,
-        source=source, versions=_versions(r), capture=capture, derive=derive,
-        links=r.strs("links"), file=file,
+        source=source, require_site=require_site, versions=_versions(r), capture=capture, derive=derive,
+        links=r.strs("links"), file=file, distribution=r.str("distribution", required=False) or r.str("engine"),
     )
 
 
