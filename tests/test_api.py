@@ -212,3 +212,49 @@ def test_threading_excepthook_enriches(demo):
     [exc] = seen
     assert exc._enrich["mechanism"] == "threading"
     assert "".join(traceback.format_exception(exc)).count("[demo/not-divisible]") == 1
+
+
+def test_a_failing_hook_never_replaces_the_exception():
+    from enrich.wrapping import make_seam, make_wrapper
+
+    def broken_hook(*_):
+        raise RuntimeError("enrich bug")
+
+    def fails():
+        raise ValueError("the host's")
+
+    with pytest.raises(ValueError) as info:
+        make_wrapper(fails, broken_hook)()
+    assert info.value.args == ("the host's",) and info.value.__context__ is None
+    assert make_seam(lambda x, y=2: x + y, broken_hook)(1) == 3
+
+
+def test_wrappers_keep_the_call_semantics():
+    from enrich.wrapping import make_wrapper, wrappable
+
+    def f(a, b=2, /, c=3, *args, d, e=5, **kw):
+        return a, b, c, args, d, e, kw
+    f.__signature__ = None     # what a decorator may leave behind: ignored, the code object rules
+    wrapped = make_wrapper(f, lambda exc: None)
+    assert wrapped(1, d=4) == f(1, d=4)
+    assert wrapped(1, 2, 3, 9, d=4, z=0) == f(1, 2, 3, 9, d=4, z=0)
+
+    def gen():
+        yield 1
+    assert not wrappable(gen)
+
+
+def test_one_note_when_threads_reraise_the_same_exception(demo_catalog):
+    from concurrent.futures import ThreadPoolExecutor
+    exc = AssertionError("16 is not divisible by 6")
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: enrich.annotate(exc), range(32)))
+    assert {r.id for r in results} == {"demo/not-divisible"} and len(exc.__notes__) == 1
+
+
+def test_no_repr_of_the_hosts_arguments(demo_catalog):
+    class Tensorish:
+        def __repr__(self):
+            raise AssertionError("repr called")
+    enrich.annotate(RuntimeError("16 is not divisible by 6", Tensorish()))
+    enrich.annotate(KeyError(Tensorish()))

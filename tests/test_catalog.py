@@ -83,3 +83,13 @@ def test_duplicate_ids_keep_the_first_and_report_the_second(tmp_path):
     catalog = load_files(sorted(tmp_path.glob("*.toml")), root=tmp_path)
     assert list(catalog.entries) == ["demo/good"]
     assert re.search("duplicate of the entry in a.toml", str(catalog.problems[0]))
+
+
+@pytest.mark.parametrize("mutation, field", [
+    (("[entry.match]", "[entry.match]\nsouce = 'x'"), "match.souce"),
+    (('origin = "test"', 'origin = "test"\nsite_ = "a:b"'), "samples[0].site_"),
+])
+def test_a_typo_in_a_subtable_is_reported(tmp_path, mutation, field):
+    (tmp_path / "bad.toml").write_text(GOOD.replace(*mutation))
+    catalog = load_files([tmp_path / "bad.toml"], root=tmp_path)
+    assert not catalog.entries and field in catalog.problems[0].field
