@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import textwrap
+from pathlib import Path
 
 from enrich.catalog import Entry, get_catalog
 
@@ -38,6 +40,9 @@ def entry_page(entry: Entry) -> str:
 
 
 def explain(args: argparse.Namespace) -> int:
+    if args.target == "-" or Path(args.target).is_file():
+        return explain_log(args)
+    args.id = args.target
     catalog = get_catalog()
     entry = catalog.entries.get(args.id)
     if entry is None:
@@ -46,6 +51,22 @@ def explain(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     print(entry_page(entry))
+    return 0
+
+
+def explain_log(args: argparse.Namespace) -> int:
+    from enrich.findings import findings, render_text
+
+    if args.target == "-":
+        items = findings(sys.stdin)
+    else:
+        with open(args.target, encoding="utf-8", errors="replace", newline="") as stream:
+            items = findings(stream)
+    if args.json:
+        print(json.dumps([f.as_json() for f in items], indent=2))
+    else:
+        print(render_text(items, "standard input" if args.target == "-" else args.target,
+                          color=sys.stdout.isatty()))
     return 0
 
 
@@ -62,8 +83,9 @@ def _run(command: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="enrich", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("explain", help="show a catalog entry: what it means, causes, fixes")
-    p.add_argument("id")
+    p = sub.add_parser("explain", help="explain a catalog entry (ID), or every error in a log file (PATH, - for stdin)")
+    p.add_argument("target", metavar="ID|PATH|-")
+    p.add_argument("--json", action="store_true", help="for a log: one JSON object per finding")
     p.set_defaults(run=explain)
     p = sub.add_parser("demo", help="raise the founding errors from real sglang code and show the enrichment")
     p.set_defaults(run=demo)

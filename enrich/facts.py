@@ -24,6 +24,7 @@ class Frame:
     filename: str = ""
     _source: str | None = None
     live: FrameType | None = field(default=None, repr=False, compare=False)
+    textual: bool = False    # read from printed text: qualname is only the function's name
 
     @property
     def site(self) -> str:
@@ -124,8 +125,9 @@ def from_exception(exc: BaseException) -> Facts:
 
 
 def from_text(type_name: str, message: str, frames: tuple[Frame, ...] = ()) -> Facts:
-    """Facts for an exception known only as text; builtin and importable classes get their real MRO."""
-    cls = _resolve_class(type_name)
+    """Facts for an exception known only as text; builtin and importable classes get their real
+    MRO. An empty type (a traceback cut before its last line) matches any class."""
+    cls = _resolve_class(type_name) if type_name else None
     classes = class_names(cls) if cls is not None else (type_name.rsplit(".", 1)[-1], type_name)
     return Facts(type_name=type_name, classes=classes, message=message[:MAX_MESSAGE], frames=frames)
 

@@ -30,8 +30,8 @@ class Match:
 
 def best_match(facts: Facts, catalog: Catalog) -> Match | None:
     # An entry that matches at a raise site outranks every message-only match: try those first.
-    sites = [f.site for f in facts.frames[:SITE_DEPTH]]
-    for lookup in (lambda: catalog.index.site_candidates(sites),
+    frames = facts.frames[:SITE_DEPTH]
+    for lookup in (lambda: catalog.index.site_candidates(frames),
                    lambda: catalog.index.message_candidates(facts.message)):
         matches = _ranked(lookup(), facts)
         if matches:
@@ -40,8 +40,7 @@ def best_match(facts: Facts, catalog: Catalog) -> Match | None:
 
 
 def all_matches(facts: Facts, catalog: Catalog) -> list[Match]:
-    sites = [f.site for f in facts.frames[:SITE_DEPTH]]
-    found = {e.id: e for e in catalog.index.site_candidates(sites)}
+    found = {e.id: e for e in catalog.index.site_candidates(facts.frames[:SITE_DEPTH])}
     found.update((e.id, e) for e in catalog.index.message_candidates(facts.message))
     return _ranked(found.values(), facts)
 
@@ -53,15 +52,30 @@ def _ranked(candidates, facts: Facts) -> list[Match]:
 
 
 def _class_rank(entry: Entry, facts: Facts) -> int | None:
+    if not facts.type_name:
+        return len(facts.classes) + 8       # unknown (a cut-off traceback): any class, ranked last
     ranks = [facts.classes.index(name) // 2 for name in entry.exceptions if name in facts.classes]
     return min(ranks) if ranks else None
 
 
 def _site_frame(entry: Entry, facts: Facts) -> tuple[int, Frame] | None:
     for depth, frame in enumerate(facts.frames[:SITE_DEPTH]):
-        if any(_site_matches(pattern, frame.site) for pattern in entry.sites):
+        site = frame.site
+        if frame.textual:   # a printed frame names the function only: compare the last part
+            module, _, function = site.partition(":")
+            if any(_text_site_matches(pattern, module, function) for pattern in entry.sites):
+                return depth, frame
+        elif any(_site_matches(pattern, site) for pattern in entry.sites):
             return depth, frame
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_site_matches(pattern: str, module: str, function: str) -> bool:
+    pattern_module, _, qualname = pattern.partition(":")
+    last = qualname.rsplit(".", 1)[-1]
+    return (fnmatch.fnmatchcase(module, pattern_module)
+            and (last == "*" or fnmatch.fnmatchcase(function, last)))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -6,7 +6,9 @@
 
 The exception gets its note before the handler formats it (so the note is in plain-text
 logs), and the record gets ``record.enrich`` (id, title, summary, fixes, values, site) and
-``record.enrich_id`` for JSON formatters and log pipelines.
+``record.enrich_id`` for JSON formatters and log pipelines. A record whose message carries a
+traceback as text (sglang's "Scheduler hit an exception: Traceback ...", vLLM's worker lines)
+gets the same: the fields, and the note appended to its message.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 from enrich.guard import fail_open
 
 FIELDS = ("id", "title", "summary", "fixes", "values", "site", "mechanism")
+TRACEBACK = "Traceback (most recent call last):"
 
 
 class EnrichFilter(logging.Filter):
@@ -28,11 +31,37 @@ class EnrichFilter(logging.Filter):
                 from enrich.pipeline import process
                 enrichment = process(exc, "logging")
                 if enrichment is not None:
-                    data = enrichment.as_dict()
-                    record.enrich = {k: data[k] for k in FIELDS}
-                    record.enrich_id = enrichment.id
+                    _put(record, enrichment)
                     record.exc_text = None   # formatted again, now with the note
+            elif isinstance(record.msg, str) and TRACEBACK in record.msg:
+                self._text_traceback(record)
         return True
+
+    @staticmethod
+    def _text_traceback(record: logging.LogRecord) -> None:
+        from enrich.explain import explain
+        from enrich.catalog import get_catalog
+        from enrich.logtext import parse_lines, to_facts
+        from enrich.match import best_match
+        from enrich.render import note
+
+        message = record.getMessage()
+        for exc in reversed(parse_lines(message.splitlines())):   # the last one printed is the outermost
+            facts = to_facts(exc)
+            match = best_match(facts, get_catalog())
+            if match is None:
+                continue
+            enrichment = explain(match, facts, "log-text")
+            _put(record, enrichment)
+            if f"[{enrichment.id}]" not in message:   # enriched already where it was raised
+                record.msg, record.args = f"{message}\n{note(enrichment)}", None
+            return
+
+
+def _put(record: logging.LogRecord, enrichment) -> None:
+    data = enrichment.as_dict()
+    record.enrich = {k: data[k] for k in FIELDS}
+    record.enrich_id = enrichment.id
 
 
 def instrument(logger: logging.Logger | None = None) -> EnrichFilter:

@@ -86,3 +86,20 @@ def test_unknown_exception_leaves_the_record_alone(demo_catalog, stream_logger):
     except KeyError:
         logger.exception("boom")
     assert "KeyError: 'unrelated'" in stream.getvalue() and "[" not in stream.getvalue().splitlines()[-1]
+
+
+def test_a_traceback_logged_as_text_gets_the_note(demo_catalog, stream_logger):
+    """What sglang's scheduler does: format the exception to text, log it as the message."""
+    import traceback
+    logger, handler, stream = stream_logger
+    handler.addFilter(EnrichFilter())
+    handler.setFormatter(logging.Formatter("[2026-01-01 10:00:00 TP3] %(message)s | %(enrich_id)s"))
+    try:
+        failing()
+    except AssertionError:
+        text = "".join(traceback.format_exc())     # enrich is not installed: no note yet
+    assert "[demo/not-divisible]" not in text
+    logger.error(f"Scheduler hit an exception: {text}")
+    out = stream.getvalue()
+    assert "AssertionError: 16 is not divisible by 6\n\n[demo/not-divisible] 16 cannot be cut into 6" in out
+    assert out.rstrip().endswith("| demo/not-divisible")

@@ -62,40 +62,49 @@ class Index:
     def __init__(self, entries: Iterable[Entry]):
         entries = list(entries)
         self.by_site: dict[str, list[Entry]] = defaultdict(list)
-        self.site_globs: list[tuple[re.Pattern, Entry]] = []
+        self.by_module: dict[str, list[Entry]] = defaultdict(list)   # for printed frames (no class)
+        self.site_globs: list[tuple[re.Pattern, re.Pattern, Entry]] = []
         self.by_word: dict[str, list[Entry]] = defaultdict(list)
         self.unanchored: list[Entry] = []
         self.by_source: list[Entry] = []     # known by their raise line: candidates for empty messages
-        self._glob_cache: dict[str, list[Entry]] = {}
+        self._glob_cache: dict[tuple[str, bool], list[Entry]] = {}
         words = {e.id: required_words(e.message) for e in entries if e.message is not None}
         self.required = {entry_id: frozenset(ws) for entry_id, ws in words.items()}
         frequency = Counter(w for ws in words.values() for w in ws)
         for entry in entries:
             for site in entry.sites:
+                module = site.partition(":")[0]
                 if "*" in site:
-                    self.site_globs.append((re.compile(fnmatch.translate(site)), entry))
+                    self.site_globs.append((re.compile(fnmatch.translate(site)),
+                                            re.compile(fnmatch.translate(module)), entry))
                 else:
                     self.by_site[site].append(entry)
+                if "*" not in module:
+                    self.by_module[module].append(entry)
             if entry.source is not None:
                 self.by_source.append(entry)
             if entry.id in words:
                 anchor = min(words[entry.id], key=lambda w: (frequency[w], -len(w)), default=None)
                 (self.by_word[anchor] if anchor else self.unanchored).append(entry)
 
-    def _globbed(self, site: str) -> list[Entry]:
-        found = self._glob_cache.get(site)
+    def _globbed(self, key: str, module_only: bool) -> list[Entry]:
+        found = self._glob_cache.get((key, module_only))
         if found is None:
-            found = [entry for glob, entry in self.site_globs if glob.match(site)]
+            found = [entry for site_glob, module_glob, entry in self.site_globs
+                     if (module_glob if module_only else site_glob).match(key)]
             if len(self._glob_cache) < 65536:
-                self._glob_cache[site] = found
+                self._glob_cache[(key, module_only)] = found
         return found
 
-    def site_candidates(self, sites: Iterable[str]) -> list[Entry]:
+    def site_candidates(self, frames: Iterable) -> list[Entry]:
+        """Entries declaring a site among these frames; a printed frame is looked up by module."""
         found: dict[str, Entry] = {}
-        for site in sites:
-            for entry in self.by_site.get(site, ()):
-                found[entry.id] = entry
-            for entry in self._globbed(site):
+        for frame in frames:
+            if frame.textual:
+                hits = [*self.by_module.get(frame.module, ()), *self._globbed(frame.module, True)]
+            else:
+                hits = [*self.by_site.get(frame.site, ()), *self._globbed(frame.site, False)]
+            for entry in hits:
                 found[entry.id] = entry
         return list(found.values())
 

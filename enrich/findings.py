@@ -1,0 +1,92 @@
+"""Explain every error found in a log: group repeats, match the catalog, name root causes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import IO
+
+from enrich.catalog import Catalog, get_catalog
+from enrich.explain import explain
+from enrich.logtext import TextException, scan, to_facts
+from enrich.match import best_match
+
+
+@dataclass
+class Finding:
+    exception: str                 # the exception type as written ("" when the traceback was cut)
+    message: str
+    line: int                      # first line in the input
+    count: int = 1
+    id: str | None = None
+    title: str | None = None
+    summary: str | None = None
+    fixes: list[str] = field(default_factory=list)
+    partial: bool = False
+    root_cause: bool = True
+    streams: list[str] = field(default_factory=list)
+    site: str = ""
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "exception": self.exception, "message": self.message, "line": self.line,
+                "count": self.count, "fixes": self.fixes, "title": self.title, "summary": self.summary,
+                "partial": self.partial, "root_cause": self.root_cause, "streams": self.streams,
+                "site": self.site}
+
+
+def findings(stream: IO[str], catalog: Catalog | None = None) -> list[Finding]:
+    catalog = catalog or get_catalog()
+    found = scan(stream)
+    led_to = {e.chained_to for e in found if e.chained_to is not None}
+    grouped: dict[tuple, Finding] = {}
+    for index, exc in enumerate(found):
+        key = _key(exc)
+        finding = grouped.get(key)
+        if finding is None:
+            grouped[key] = finding = _finding(exc, catalog)
+            finding.root_cause = index not in led_to
+        else:
+            finding.count += 1
+        if exc.stream and exc.stream not in finding.streams:
+            finding.streams.append(exc.stream)
+    return sorted(grouped.values(), key=lambda f: f.line)
+
+
+def _key(exc: TextException) -> tuple:
+    last = exc.frames[-1].site if exc.frames else ""
+    return (exc.type, exc.message) if exc.type else ("", last)
+
+
+def _finding(exc: TextException, catalog: Catalog) -> Finding:
+    facts = to_facts(exc)
+    match = best_match(facts, catalog)
+    finding = Finding(exception=exc.type, message=exc.message, line=exc.line, partial=exc.partial,
+                      site=facts.raise_frame.site if facts.raise_frame else "")
+    if match is not None:
+        enrichment = explain(match, facts, "log")
+        finding.id, finding.title = enrichment.id, enrichment.title
+        finding.summary, finding.fixes = enrichment.summary, list(enrichment.fixes)
+    return finding
+
+
+def render_text(items: list[Finding], source: str, color: bool = False) -> str:
+    bold = (lambda s: f"\x1b[1m{s}\x1b[0m") if color else (lambda s: s)
+    if not items:
+        return f"enrich: no errors found in {source}"
+    lines = [f"enrich: {len(items)} distinct error{'s' * (len(items) != 1)} in {source}", ""]
+    for n, f in enumerate(items, 1):
+        where = f"line {f.line}" + (f", {f.count} times" if f.count > 1 else "")
+        if f.streams:
+            where += f" ({', '.join(f.streams[:8])}{', ...' if len(f.streams) > 8 else ''})"
+        head = f"{f.exception}: {f.message.splitlines()[0] if f.message else ''}" if f.exception else \
+            f"traceback cut off before its last line, raised in {f.site or 'unknown code'}"
+        lines.append(bold(f"{n}) {where}: {head}"))
+        if not f.root_cause:
+            lines.append("   (raised while handling an earlier error above: that one is the root cause)")
+        if f.id:
+            lines.append(f"   [{f.id}] {f.summary}" + ("  (identified from the frames only)" if f.partial else ""))
+            lines += [f"     fix {i}: {fix}" for i, fix in enumerate(f.fixes, 1)]
+            lines.append(f"     more: enrich explain {f.id}")
+        else:
+            lines.append("   not in the catalog")
+        lines.append("")
+    return "\n".join(lines).rstrip()
