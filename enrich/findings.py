@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -51,9 +52,13 @@ def findings(stream: IO[str], catalog: Catalog | None = None) -> list[Finding]:
     return sorted(grouped.values(), key=lambda f: f.line)
 
 
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _key(exc: TextException) -> tuple:
+    """Repeats group together: the same error from 8 ranks differs at most in its numbers."""
     last = exc.frames[-1].site if exc.frames else ""
-    return (exc.type, exc.message) if exc.type else ("", last)
+    return (exc.type, NUMBER.sub("#", exc.message)) if exc.type else ("", last)
 
 
 def _finding(exc: TextException, catalog: Catalog) -> Finding:

@@ -27,6 +27,7 @@ PREFIXES = [
     re.compile(r"^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+\[[^\]]*\]\s?"),
     re.compile(r"^\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?P<stream>(?:\s+[A-Z]+\d+)*)\]\s?"),  # sglang
     re.compile(r"^\[(?P<stream>rank\d+)\]:\s?"),                                                  # torchrun
+    re.compile(r"^(?P<stream>[\w.-]+:\d+):\d+ \[\d+\]\s+(?:[\w/.-]+:\d+\s+)?(?=NCCL )"),          # NCCL
 ]
 TRIGGER = re.compile(r"Traceback \(most recent call last\)|Error|Exception|what\(\):|NCCL WARN")
 TRACEBACK = "Traceback (most recent call last):"
@@ -35,6 +36,7 @@ EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\((?P<inner>[\w.]+)\))?)(?::\s?(?P<message>.*))?$")
 ERROR_LINE = re.compile(
     r"(?:^|\s)(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?:\((?P<inner>[\w.]+)\))?): (?P<message>\S.*)$")
+NCCL_WARN = re.compile(r"NCCL WARN (?P<message>.+)$")
 TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^']+)'")
 WHAT = re.compile(r"^\s*what\(\):\s+(?P<message>.*)$")
 CHAINS = {"The above exception was the direct cause of the following exception:": "cause",
@@ -184,6 +186,11 @@ class Parser:
         if m:
             s.current = TextException(type=m["type"], message="", line=number, stream=s.name)
             s.state = "what"
+            return
+        m = NCCL_WARN.search(text)
+        if m:
+            self.found.append(TextException(type="NCCL WARN", message=m["message"][:MAX_MESSAGE], line=number,
+                                            stream=s.name))
             return
         m = ERROR_LINE.search(text)
         if m:
