@@ -37,14 +37,14 @@ class Finding:
 def findings(stream: IO[str], catalog: Catalog | None = None) -> list[Finding]:
     catalog = catalog or get_catalog()
     found = scan(stream)
-    led_to = {e.chained_to for e in found if e.chained_to is not None}
+    outer = {id(e.led_to) for e in found if e.led_to is not None}
     grouped: dict[tuple, Finding] = {}
-    for index, exc in enumerate(found):
+    for exc in found:
         key = _key(exc)
         finding = grouped.get(key)
         if finding is None:
             grouped[key] = finding = _finding(exc, catalog)
-            finding.root_cause = index not in led_to
+            finding.root_cause = id(exc) not in outer
         else:
             finding.count += 1
         if exc.stream and exc.stream not in finding.streams:

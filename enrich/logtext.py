@@ -29,7 +29,7 @@ PREFIXES = [
     re.compile(r"^\[(?P<stream>rank\d+)\]:\s?"),                                                  # torchrun
     re.compile(r"^(?P<stream>[\w.-]+:\d+):\d+ \[\d+\]\s+(?:[\w/.-]+:\d+\s+)?(?=NCCL )"),          # NCCL
 ]
-TRIGGER = re.compile(r"Traceback \(most recent call last\)|Error|Exception|what\(\):|NCCL WARN")
+TRIGGER = re.compile(r"Traceback \(most recent call last\)|Error|Exception|what\(\):|NCCL WARN|of the above exception")
 TRACEBACK = "Traceback (most recent call last):"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
 EXCEPTION = re.compile(
@@ -57,7 +57,7 @@ class TextException:
     frames: list[Frame] = field(default_factory=list)   # outermost first, as printed
     stream: str = ""
     partial: bool = False
-    chained_to: int | None = None   # index (in the same result) of the exception this one led to
+    led_to: "TextException | None" = field(default=None, repr=False)   # the exception raised while handling this one
     inner: str | None = None        # the inner type of a wrapper such as RayTaskError(OutOfMemoryError)
 
 
@@ -106,7 +106,8 @@ class _Stream:
         self.current: TextException | None = None   # traceback being read
         self.state = "idle"                          # idle | frames | source | message | what
         self.continuation = 0
-        self.pending_chain: int | None = None         # index of an exception chained to the next one
+        self.last: TextException | None = None       # the last exception closed in this stream
+        self.pending_chain: TextException | None = None   # chained to the next traceback
 
 
 class Parser:
@@ -134,14 +135,13 @@ class Parser:
             self._close(s)
             s.current = TextException(type="", message="", line=number, stream=s.name)
             if s.pending_chain is not None:
-                self.found[s.pending_chain].chained_to = len(self.found)
+                s.pending_chain.led_to = s.current
                 s.pending_chain = None
             s.state = "frames"
             return
         if stripped in CHAINS:
-            if s.current is not None and s.state == "message":
-                self._close(s)
-                s.pending_chain = len(self.found) - 1
+            self._close(s)
+            s.pending_chain = s.last
             return
         if s.state in ("frames", "source"):
             frame = FRAME.match(text)
@@ -203,18 +203,13 @@ class Parser:
                 s.current.message = ""
             s.current.partial = partial or not s.current.type
             self.found.append(s.current)
+            s.last = s.current
         s.current, s.state = None, "idle"
 
     def finish(self) -> list[TextException]:
         for s in self.streams.values():
             self._close(s, partial=s.state in ("frames", "source"))
-        order = sorted(range(len(self.found)), key=lambda i: self.found[i].line)
-        position = {old: new for new, old in enumerate(order)}
-        found = [self.found[i] for i in order]
-        for exc in found:
-            if exc.chained_to is not None:
-                exc.chained_to = position[exc.chained_to]
-        return found
+        return sorted(self.found, key=lambda e: e.line)
 
 
 def parse_lines(lines: Iterable[str]) -> list[TextException]:
