@@ -29,7 +29,7 @@ PREFIXES = [
     re.compile(r"^\[(?P<stream>rank\d+)\]:\s?"),                                                  # torchrun
     re.compile(r"^(?P<stream>[\w.-]+:\d+):\d+ \[\d+\]\s+(?:[\w/.-]+:\d+\s+)?(?=NCCL )"),          # NCCL
 ]
-TRIGGER = re.compile(r"Traceback \(most recent call last\)|Error|Exception|what\(\):|NCCL WARN|of the above exception")
+TRIGGER = re.compile(r"Traceback \(most recent call last\)|Error|Exception|what\(\):|NCCL WARN|above exception")
 TRACEBACK = "Traceback (most recent call last):"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
 EXCEPTION = re.compile(
