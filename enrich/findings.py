@@ -26,12 +26,13 @@ class Finding:
     root_cause: bool = True
     streams: list[str] = field(default_factory=list)
     site: str = ""
+    kind: str = "exception"        # or "log": an error line that is not an exception
 
     def as_json(self) -> dict:
-        return {"id": self.id, "exception": self.exception, "message": self.message, "line": self.line,
+        return {"id": self.id, "exception": self.exception or None, "message": self.message, "line": self.line,
                 "count": self.count, "fixes": self.fixes, "title": self.title, "summary": self.summary,
                 "partial": self.partial, "root_cause": self.root_cause, "streams": self.streams,
-                "site": self.site}
+                "site": self.site, "kind": self.kind}
 
 
 def findings(stream: IO[str], catalog: Catalog | None = None) -> list[Finding]:
@@ -57,15 +58,16 @@ NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def _key(exc: TextException) -> tuple:
     """Repeats group together: the same error from 8 ranks differs at most in its numbers."""
-    last = exc.frames[-1].site if exc.frames else ""
-    return (exc.type, NUMBER.sub("#", exc.message)) if exc.type else ("", last)
+    if exc.type or exc.kind == "log":
+        return exc.kind, exc.type, NUMBER.sub("#", exc.message)
+    return exc.kind, "", exc.frames[-1].site if exc.frames else ""   # a cut traceback: where it was raised
 
 
 def _finding(exc: TextException, catalog: Catalog) -> Finding:
     facts = to_facts(exc)
     match = best_match(facts, catalog)
     finding = Finding(exception=exc.type, message=exc.message, line=exc.line, partial=exc.partial,
-                      site=facts.raise_frame.site if facts.raise_frame else "")
+                      site=facts.raise_frame.site if facts.raise_frame else "", kind=exc.kind)
     if match is not None:
         enrichment = explain(match, facts, "log")
         finding.id, finding.title = enrichment.id, enrichment.title
@@ -82,8 +84,13 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
         where = f"line {f.line}" + (f", {f.count} times" if f.count > 1 else "")
         if f.streams:
             where += f" ({', '.join(f.streams[:8])}{', ...' if len(f.streams) > 8 else ''})"
-        head = f"{f.exception}: {f.message.splitlines()[0] if f.message else ''}" if f.exception else \
-            f"traceback cut off before its last line, raised in {f.site or 'unknown code'}"
+        first = f.message.splitlines()[0] if f.message else ""
+        if f.exception:
+            head = f"{f.exception}: {first}"
+        elif f.kind == "log":
+            head = f"error line: {first}"
+        else:
+            head = f"traceback cut off before its last line, raised in {f.site or 'unknown code'}"
         lines.append(bold(f"{n}) {where}: {head}"))
         if not f.root_cause:
             lines.append("   (raised while handling an earlier error above: that one is the root cause)")

@@ -45,8 +45,8 @@ def test_every_entry_has_a_sample_and_a_pinned_source_link():
     for entry in get_catalog().entries.values():
         assert entry.samples, entry.id
         assert all(s.origin.split(":")[0] in ("real run", "reported", "source") for s in entry.samples), entry.id
-        assert entry.links and all(re.search(r"/blob/v?\d", link) for link in entry.links if "github.com" in link), \
-            entry.id
+        # at least one link to the source at a pinned release (others may point at issues or PRs)
+        assert any(re.search(r"/blob/v?\d[^/]*/", link) for link in entry.links), entry.id
 
 
 @pytest.mark.parametrize("mutation, field, problem", [

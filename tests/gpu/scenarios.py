@@ -64,6 +64,9 @@ CHILD = {
 
 
 def run_child(name: str) -> subprocess.CompletedProcess:
-    """Run a context-poisoning failure with enrich installed; its traceback comes back as text."""
-    code = "import enrich; enrich.install()\n" + textwrap.dedent(CHILD[name])
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    """Run a context-poisoning failure with enrich installed; its traceback comes back as text.
+    (A file, not -c: Triton reads the source of its kernels.)"""
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+        script.write("import enrich; enrich.install()\n" + textwrap.dedent(CHILD[name]))
+    return subprocess.run([sys.executable, script.name], capture_output=True, text=True, timeout=300)
