@@ -27,6 +27,7 @@ class Finding:
     streams: list[str] = field(default_factory=list)
     site: str = ""
     kind: str = "exception"        # or "log": an error line that is not an exception
+    wrapper: bool = False          # its catalog entry says it wraps an error found elsewhere
 
     def as_json(self) -> dict:
         return {"id": self.id, "exception": self.exception or None, "message": self.message, "line": self.line,
@@ -45,7 +46,7 @@ def findings(stream: IO[str], catalog: Catalog | None = None) -> list[Finding]:
         finding = grouped.get(key)
         if finding is None:
             grouped[key] = finding = _finding(exc, catalog)
-            finding.root_cause = id(exc) not in outer
+            finding.root_cause = id(exc) not in outer and not finding.wrapper
         else:
             finding.count += 1
         if exc.stream and exc.stream not in finding.streams:
@@ -72,6 +73,7 @@ def _finding(exc: TextException, catalog: Catalog) -> Finding:
         enrichment = explain(match, facts, "log")
         finding.id, finding.title = enrichment.id, enrichment.title
         finding.summary, finding.fixes = enrichment.summary, list(enrichment.fixes)
+        finding.wrapper = match.entry.wrapper
     return finding
 
 

@@ -31,10 +31,10 @@ def process(exc: BaseException, mechanism: str) -> Enrichment | None:
 
 
 def _process(exc: BaseException, mechanism: str) -> Enrichment | None:
-    # Outermost first: the first member already enriched, or the first the catalog knows,
-    # is the one the explanation is about (a new error raised while handling an enriched one
-    # gets its own explanation if it has one).
-    catalog = None
+    # Outermost first: the first member already enriched, or the first the catalog knows, is
+    # the one explained (a new error raised while handling an enriched one gets its own). A
+    # wrapper entry ("Capture cuda graph failed: ...") yields to a known error it wraps.
+    catalog, wrapped = None, None
     for member in facts_of.chain(exc):
         record = record_of(member)
         if record is not None:
@@ -44,14 +44,19 @@ def _process(exc: BaseException, mechanism: str) -> Enrichment | None:
         match = best_match(facts, catalog)
         if match is None:
             continue
-        enrichment = explain(match, facts, mechanism)
-        del facts, match   # drop live frames promptly
-        with _attach_lock:   # the same object can be re-raised in several threads at once
-            record = record_of(member)
-            if record is not None:
-                return Enrichment.from_dict(record)
-            attached = attach(member, enrichment)
-        if attached:
-            emit(member, enrichment)
-        return enrichment
-    return None
+        if match.entry.wrapper:   # the error it wraps, if the catalog knows it, is the one to explain
+            wrapped = wrapped or (member, explain(match, facts, mechanism))
+            continue
+        return _attach(member, explain(match, facts, mechanism))
+    return _attach(*wrapped) if wrapped else None
+
+
+def _attach(member: BaseException, enrichment: Enrichment) -> Enrichment:
+    with _attach_lock:   # the same object can be re-raised in several threads at once
+        record = record_of(member)
+        if record is not None:
+            return Enrichment.from_dict(record)
+        attached = attach(member, enrichment)
+    if attached:
+        emit(member, enrichment)
+    return enrichment

@@ -258,3 +258,19 @@ def test_no_repr_of_the_hosts_arguments(demo_catalog):
             raise AssertionError("repr called")
     enrich.annotate(RuntimeError("16 is not divisible by 6", Tensorish()))
     enrich.annotate(KeyError(Tensorish()))
+
+
+def test_a_wrapper_error_yields_to_the_error_it_wraps():
+    """sglang's "Capture cuda graph failed: {e}" around a known error: the inner one is explained."""
+    def capture():
+        try:
+            raise AssertionError("16 is not divisible by 6")
+        except AssertionError as e:
+            raise Exception(f"Capture cuda graph failed: {e}\nPossible solutions:\n"
+                            "1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)") from e
+    with pytest.raises(Exception) as info:
+        capture()
+    outer = info.value
+    assert enrich.annotate(outer).id == "sglang/not-divisible"
+    assert not hasattr(outer, "__notes__") and len(outer.__cause__.__notes__) == 1
+    assert enrich.annotate(Exception("Capture cuda graph failed: boom")).id == "sglang/cuda-graph-capture-failed"

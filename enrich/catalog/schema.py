@@ -60,6 +60,7 @@ class Entry:
     sites: tuple[str, ...] = ()
     source: re.Pattern | None = None
     require_site: bool = False       # a message too generic to trust without its raise site
+    wrapper: bool = False            # wraps another error: the wrapped one is explained in its place
     versions: Any = None             # packaging SpecifierSet
     capture: dict[str, tuple[str, ...]] = field(default_factory=dict)   # name -> paths, first present wins
     derive: dict[str, Derived] = field(default_factory=dict)
@@ -135,7 +136,7 @@ class _Reader:
         return value
 
 
-_KNOWN = {"id", "title", "engine", "distribution", "component", "versions", "match", "capture", "derive",
+_KNOWN = {"id", "title", "engine", "distribution", "component", "versions", "wrapper", "match", "capture", "derive",
           "meaning", "causes", "summary", "fixes", "links", "samples"}
 
 
@@ -212,7 +213,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         exceptions=exceptions, meaning=r.str("meaning"), causes=r.strs("causes", required=True),
         summary=summary, fixes=fixes, samples=tuple(samples), message=message, sites=sites,
         source=source, require_site=require_site, versions=_versions(r), capture=capture, derive=derive,
-        links=r.strs("links"), file=file, distribution=r.str("distribution", required=False) or r.str("engine"),
+        links=r.strs("links"), file=file, wrapper=_flag(r, "wrapper"), distribution=r.str("distribution", required=False) or r.str("engine"),
     )
 
 
@@ -241,3 +242,10 @@ def _versions(r: _Reader):
         return SpecifierSet(text)
     except InvalidSpecifier as exc:
         raise r.fail("versions", str(exc)) from None
+
+
+def _flag(r: _Reader, key: str) -> bool:
+    value = r.table.get(key, False)
+    if not isinstance(value, bool):
+        raise r.fail(key, "must be true or false")
+    return value
