@@ -16,6 +16,7 @@ from typing import Any
 from enrich.redact import MASK, is_secret_key, redact_text
 
 MAX_TEXT = 120
+MAX_DERIVED = 480    # text a helper composed from values (it is ours, and worth reading whole)
 MAX_ITEMS = 8
 _STEP = re.compile(r"\.([A-Za-z_]\w*)|\[(-?\d+)\]")
 PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[-?\d+\])*$")
@@ -53,14 +54,14 @@ def capture(frame: FrameType | None, paths: dict[str, tuple[str, ...]]) -> dict[
     return values
 
 
-def display(value: Any, key: str = "") -> str:
-    """A short, safe text for a captured value."""
+def display(value: Any, key: str = "", limit: int = MAX_TEXT) -> str:
+    """A short, safe text for a captured value (``limit`` caps strings)."""
     if key and is_secret_key(key):
         return MASK
     if value is None or isinstance(value, (bool, int, float)):
         return str(value)
     if isinstance(value, str):
-        return _cap(redact_text(value))
+        return _cap(redact_text(value), limit)
     if isinstance(value, type):
         return value.__qualname__
     shape = getattr(type(value), "shape", None) is not None and getattr(value, "shape", None)
@@ -79,5 +80,5 @@ def _shape(shape: Any) -> str:
         return "?"
 
 
-def _cap(text: str) -> str:
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+def _cap(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from enrich.capture import capture, display
+from enrich.capture import MAX_DERIVED, MAX_TEXT, capture, display
 from enrich.facts import Facts
 from enrich.guard import fail_open
 from enrich.helpers import HELPERS
@@ -51,14 +51,15 @@ def explain(match: Match, facts: Facts, mechanism: str = "") -> Enrichment:
     if match.frame is not None and match.frame.live is not None:
         raw.update(capture(match.frame.live, entry.capture))
     for name, spec in entry.derive.items():
-        args = [raw.get(arg) for arg in spec.args]
+        args = [facts.message if arg == "message" else raw.get(arg) for arg in spec.args]
         if any(a is None for a in args):
             continue
         with fail_open(f"helper {spec.helper}"):
             result = HELPERS[spec.helper](*args)
             if result is not None:
                 raw[name] = result
-    shown = {name: display(value, name) for name, value in raw.items()}
+    shown = {name: display(value, name, MAX_DERIVED if name in entry.derive else MAX_TEXT)
+             for name, value in raw.items()}
     fixes = [text for text in (first_rendered(alts, shown) for alts in entry.fixes) if text]
     return Enrichment(
         id=entry.id, title=entry.title, engine=entry.engine, component=entry.component,

@@ -8,6 +8,7 @@ is missing the derived value is simply not available.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 HELPERS: dict[str, Callable[..., Any]] = {}
@@ -169,3 +170,58 @@ def wanted_scale_attribute(module: Any, model: Any) -> str | None:
     if "HunYuan" in name:
         return f"`kv_scale` on {type(module).__name__} (self_attn, not self_attn.attn)"
     return f"`k_scale` on {type(module).__name__}.attn"
+
+
+_SIZE_MISMATCH = re.compile(r"size mismatch for (?P<name>[^:\n]+): copying a param with shape torch\.Size\(\[(?P<ckpt>[\d, ]*)\]\)"
+                            r" from checkpoint, the shape in current model is torch\.Size\(\[(?P<model>[\d, ]*)\]\)")
+_PROJECTIONS = ("qkv_proj", "q_proj", "k_proj", "v_proj", "o_proj", "gate_up_proj", "gate_proj", "up_proj",
+                "down_proj", "embed_tokens", "lm_head")
+
+
+def _head_dim(model: Any) -> int | None:
+    config = getattr(model, "config", None)
+    head_dim = _int(getattr(config, "head_dim", None))
+    if head_dim:
+        return head_dim
+    hidden, heads = _int(getattr(config, "hidden_size", None)), _int(getattr(config, "num_attention_heads", None))
+    return hidden // heads if hidden and heads else None
+
+
+@helper
+def projection_heads(message: Any, model: Any = None) -> str | None:
+    """Which projections disagree in a load_state_dict size mismatch, and the head counts the
+    two shapes imply (with the model's head_dim when its config tells it)."""
+    if not isinstance(message, str):
+        return None
+    kinds: dict[str, list] = {}
+    for m in _SIZE_MISMATCH.finditer(message):
+        name = m["name"].strip()
+        kind = next((k for k in _PROJECTIONS if k in name), name.rsplit(".", 1)[-1])
+        entry = kinds.setdefault(kind, [m["ckpt"], m["model"], 0])
+        entry[2] += 1
+    if not kinds:
+        return None
+    head_dim = _head_dim(model)
+    parts = []
+    for kind, (ckpt, current, count) in kinds.items():
+        text = f"{kind} ({count} tensor{'s' * (count > 1)}): checkpoint [{ckpt}] vs model [{current}]"
+        axis = 1 if kind == "o_proj" else 0
+        try:
+            c, k = int(ckpt.split(",")[axis]), int(current.split(",")[axis])
+        except (IndexError, ValueError):
+            c = k = 0
+        if head_dim and kind in ("q_proj", "k_proj", "v_proj", "o_proj") and c % head_dim == 0 and k % head_dim == 0:
+            text += f" = {c // head_dim} vs {k // head_dim} heads of head_dim {head_dim}"
+        elif c and k and c != k:
+            text += f" (x{c / k:g} along dim {axis})"
+        parts.append(text)
+    return "; ".join(parts[:6])
+
+
+@helper
+def after_caret(message: Any) -> str | None:
+    """The last line of a Triton CompilationError: the actual error under the caret."""
+    if not isinstance(message, str) or "^" not in message:
+        return None
+    last = [line.strip() for line in message.splitlines() if line.strip()]
+    return last[-1][:200] if last and "^" not in last[-1] else None

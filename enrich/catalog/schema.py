@@ -171,6 +171,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
 
     known = set(capture) | set(message.groupindex if message else ())
     derive: dict[str, Derived] = {}
+    helper_inputs = known | {"message"}   # helpers may also read the whole message
     for name, spec in r.table_of("derive").items():
         d = _Reader(file, f"{r.path}.derive.{name}", spec if isinstance(spec, dict) else {})
         d.only({"helper", "args"})
@@ -178,11 +179,12 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         if helper not in helpers:
             raise d.fail("helper", f"unknown helper {helper!r}")
         args = d.strs("args")
-        missing = [a for a in args if a not in known]
+        missing = [a for a in args if a not in helper_inputs]
         if missing:
             raise d.fail("args", f"{missing[0]!r} is not captured, derived earlier or a message group")
         derive[name] = Derived(helper, args)
         known.add(name)
+        helper_inputs.add(name)
 
     summary = r.strs("summary", required=True)
     raw_fixes = r.table.get("fixes")

@@ -44,29 +44,32 @@ def raised(fn):
 def test_cuda_out_of_memory_states_asked_and_free():
     exc, enrichment = raised(scenarios.cuda_out_of_memory)
     assert isinstance(exc, torch.OutOfMemoryError)
-    assert enrichment is not None and enrichment.engine == "torch"
-    assert "GiB" in enrichment.summary
+    assert enrichment.id == "torch/cuda-oom"
+    asked = str(exc).split("Tried to allocate ")[1].split(".")[0]
+    assert asked in enrichment.summary and "free" in enrichment.summary
 
 
 def test_triton_out_of_shared_memory():
     import triton
     exc, enrichment = raised(scenarios.triton_out_of_shared_memory)
     assert isinstance(exc, triton.runtime.errors.OutOfResources)
-    assert enrichment is not None and enrichment.engine == "triton"
+    assert enrichment.id == "triton/oor-shared-memory"
     assert enrichment.mechanism == "entrypoint:triton.kernel-load"
-    assert str(exc.required) in enrichment.summary
+    assert str(exc.required) in enrichment.summary and "matmul_kernel" in enrichment.summary
 
 
 def test_triton_compilation_error():
     import triton
     exc, enrichment = raised(scenarios.triton_compilation_error)
     assert isinstance(exc, triton.compiler.errors.CompilationError)
-    assert enrichment is not None and enrichment.mechanism == "entrypoint:triton.compile"
+    assert enrichment.id == "triton/compilation-error" and enrichment.mechanism == "entrypoint:triton.compile"
+    assert "scale_factor is not defined" in enrichment.summary
 
 
-@pytest.mark.parametrize("name", sorted(scenarios.CHILD))
-def test_context_poisoning_errors_in_their_own_process(name):
-    out = scenarios.run_child(name)
+@pytest.mark.parametrize("name, entry", [("device_side_assert", "torch/cuda-device-assert"),
+                                         ("illegal_memory_access", "torch/cuda-illegal-address")])
+def test_context_poisoning_errors_in_their_own_process(name, entry):
+    out = scenarios.run_child(name)      # uncaught: enrich's excepthook adds the note before it is printed
     record(name, "child", out.stderr[-3000:], None)
     assert out.returncode != 0
-    assert "more: enrich explain torch/" in out.stderr, out.stderr[-2000:]
+    assert f"more: enrich explain {entry}" in out.stderr, out.stderr[-2000:]

@@ -1,0 +1,103 @@
+"""torch, Triton and mlx-lm errors raised for real on CPU through the wrapped entrypoints."""
+
+import json
+
+import pytest
+
+import enrich
+
+
+@pytest.fixture(scope="module", autouse=True)
+def installed():
+    handle = enrich.install()
+    yield handle
+    enrich.uninstall()
+
+
+def note_of(exc):
+    [note] = exc.__notes__
+    return note
+
+
+def test_load_state_dict_names_the_projections_and_their_head_counts():
+    pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from transformers.models.llama.modeling_llama import LlamaForCausalLM
+
+    def llama(kv_heads):
+        return LlamaForCausalLM(transformers.LlamaConfig(
+            hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+            num_key_value_heads=kv_heads, vocab_size=128))
+
+    with pytest.raises(RuntimeError) as info:
+        llama(kv_heads=2).load_state_dict(llama(kv_heads=4).state_dict())
+    exc = info.value
+    assert exc._enrich["mechanism"] == "entrypoint:torch.load-state-dict"
+    first = note_of(exc).splitlines()[0]
+    assert first.startswith("[torch/state-dict-size-mismatch] LlamaForCausalLM and the checkpoint disagree:")
+    assert "k_proj (2 tensors): checkpoint [64, 64] vs model [32, 64] = 4 vs 2 heads of head_dim 16" in first
+    assert "v_proj (2 tensors)" in first
+
+
+def test_triton_compilation_error_on_cpu_names_the_cause(tmp_path, monkeypatch):
+    triton = pytest.importorskip("triton")
+    from triton.backends.compiler import GPUTarget
+
+    (tmp_path / "kernels_under_test.py").write_text(
+        "import triton, triton.language as tl\n"
+        "@triton.jit\n"
+        "def scale_kernel(x_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    tl.store(x_ptr + offs, tl.load(x_ptr + offs) * scale_factor, mask=offs < n)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from kernels_under_test import scale_kernel
+
+    source = triton.compiler.ASTSource(fn=scale_kernel, signature={"x_ptr": "*fp32", "n": "i32"},
+                                       constexprs={"BLOCK": 128})
+    with pytest.raises(triton.compiler.errors.CompilationError) as info:
+        triton.compile(source, target=GPUTarget("cuda", 90, 32))   # the front end runs without a GPU
+    exc = info.value
+    assert exc._enrich["mechanism"] == "entrypoint:triton.compile"
+    assert note_of(exc).splitlines()[0] == ("[triton/compilation-error] Triton failed to compile kernel scale_kernel "
+                                            "for sm_90: NameError('scale_factor is not defined')")
+
+
+@pytest.fixture
+def tiny_mlx_llama(tmp_path):
+    pytest.importorskip("mlx_lm")
+    import mlx.core as mx
+    from mlx.utils import tree_flatten
+    from mlx_lm.models.llama import Model, ModelArgs
+
+    args = dict(model_type="llama", hidden_size=64, num_hidden_layers=2, intermediate_size=128,
+                num_attention_heads=4, num_key_value_heads=2, rms_norm_eps=1e-5, vocab_size=128)
+    model = Model(ModelArgs(**args))
+    weights = dict(tree_flatten(model.parameters()))
+    return model, weights, args, mx
+
+
+def test_mlx_load_weights_with_a_tensor_the_model_lacks(tmp_path, tiny_mlx_llama):
+    model, weights, _, mx = tiny_mlx_llama
+    weights["model.layers.0.self_attn.q_norm.weight"] = mx.ones((16,))
+    path = tmp_path / "model.safetensors"
+    mx.save_safetensors(str(path), weights)
+    with pytest.raises(ValueError) as info:
+        model.load_weights(str(path))
+    exc = info.value
+    assert exc._enrich["mechanism"] == "entrypoint:mlx-lm.load-weights"
+    assert exc._enrich["id"] == "mlx/load-weights-unexpected"
+    assert "q_norm" in note_of(exc)
+
+
+def test_mlx_lm_model_type_not_supported(tmp_path, tiny_mlx_llama):
+    from mlx_lm.utils import load_model
+    _, weights, args, mx = tiny_mlx_llama
+    mx.save_safetensors(str(tmp_path / "model.safetensors"), weights)
+    (tmp_path / "config.json").write_text(json.dumps({**args, "model_type": "llama9000",
+                                                      "architectures": ["Llama9000ForCausalLM"]}))
+    with pytest.raises(ValueError) as info:
+        load_model(tmp_path)
+    exc = info.value
+    assert exc._enrich["mechanism"] == "entrypoint:mlx-lm.load-model"
+    assert note_of(exc).startswith("[mlx-lm/model-type-unsupported] The installed mlx-lm has no model class for "
+                                   "model_type 'llama9000'")
