@@ -147,3 +147,34 @@ def test_json_output_shape(tmp_path):
         "id": "sglang/not-divisible", "exception": "AssertionError", "message": "16 is not divisible by 6",
         "line": 1, "count": 2}
     assert item["fixes"][0].startswith("choose a TP size from 1, 2, 4, 8, 16")
+
+
+GPU_RECORDS = Path(__file__).parent / "fixtures" / "gpu"
+
+
+@pytest.mark.parametrize("scenario, entry", [("device_side_assert", "torch/cuda-device-assert"),
+                                             ("illegal_memory_access", "torch/cuda-illegal-address")])
+def test_stderr_of_real_gpu_failures(scenario, entry):
+    """Text that processes printed on an H200 (tests/gpu, recorded): explained without enrich in them."""
+    records = [json.loads(line) for line in (GPU_RECORDS / "h200-run2.jsonl").read_text().splitlines()]
+    text = next(r["message"] for r in records if r["scenario"] == scenario)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith(("[", "  fix", "  more")))
+    found = run(text)
+    assert entry in {f.id for f in found}, [(f.exception, f.message[:60], f.id) for f in found]
+
+
+def test_log_of_a_real_failing_child_process_without_enrich(tmp_path):
+    """A real sglang failure logged by a child process that did not have enrich: explained afterwards."""
+    pytest.importorskip("sglang")
+    code = ("import logging, traceback\n"
+            "logging.basicConfig(format='[%(asctime)s TP0] %(message)s')\n"
+            "from sglang.srt.distributed.utils import ensure_divisibility\n"
+            "try:\n    ensure_divisibility(16, 6)\n"
+            "except Exception:\n    logging.error('Scheduler hit an exception: ' + traceback.format_exc())\n")
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={**__import__("os").environ, "ENRICH_DISABLED": "1"})
+    assert "Scheduler hit an exception: Traceback" in child.stderr and "[sglang/" not in child.stderr
+    (tmp_path / "scheduler.log").write_text(child.stderr)
+    [finding] = [f for f in explain_file(tmp_path / "scheduler.log") if f.id]
+    assert finding.id == "sglang/not-divisible" and finding.streams == ["TP0"]
+    assert finding.site == "sglang.srt.distributed.utils:ensure_divisibility"
