@@ -8,7 +8,9 @@ from enrich import facts as facts_of
 from enrich import forksafe
 from enrich.attach import attach, record_of
 from enrich.catalog import get_catalog
+from enrich import settings
 from enrich.explain import Enrichment, explain
+from enrich.generic import explain_site
 from enrich.guard import fail_open
 from enrich.match import best_match
 from enrich.sinks import emit
@@ -48,7 +50,13 @@ def _process(exc: BaseException, mechanism: str) -> Enrichment | None:
             wrapped = wrapped or (member, explain(match, facts, mechanism))
             continue
         return _attach(member, explain(match, facts, mechanism))
-    return _attach(*wrapped) if wrapped else None
+    if wrapped:
+        return _attach(*wrapped)
+    if settings.generic():   # unknown: the condition that raised it, from the raising frame
+        generic = explain_site(facts_of.from_exception(exc), mechanism)
+        if generic is not None:
+            return _attach(exc, generic)
+    return None
 
 
 def _attach(member: BaseException, enrichment: Enrichment) -> Enrichment:

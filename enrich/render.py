@@ -6,6 +6,8 @@ from enrich.explain import Enrichment
 
 
 def note(enrichment: Enrichment) -> str:
+    if enrichment.generic:   # not in the catalog: the raise site's own condition, one line
+        return f"[enrich: not in the catalog] {enrichment.summary}"
     lines = [f"[{enrichment.id}] {enrichment.summary}"]
     lines += [f"  fix {i}: {fix}" for i, fix in enumerate(enrichment.fixes, 1)]
     lines.append(f"  more: {enrichment.docs}")

@@ -19,3 +19,8 @@ def disabled_targets() -> frozenset[str]:
     """
     raw = os.environ.get("ENRICH_DISABLED_TARGETS", "")
     return frozenset(name.strip() for name in raw.split(",") if name.strip())
+
+
+def generic() -> bool:
+    """ENRICH_GENERIC=0 keeps exceptions the catalog does not know free of notes."""
+    return os.environ.get("ENRICH_GENERIC", "1").strip().lower() not in _FALSY
