@@ -1,9 +1,10 @@
-"""The ``enrich`` command: ``explain ID``, ``run -- CMD``, ``demo``."""
+"""The ``enrich`` command: ``explain ID|PATH``, ``catalog ...``, ``run -- CMD``, ``demo``."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import textwrap
 from pathlib import Path
@@ -70,6 +71,63 @@ def explain_log(args: argparse.Namespace) -> int:
     return 0
 
 
+def catalog_command(args: argparse.Namespace) -> int:
+    catalog = get_catalog()
+    entries = sorted(catalog.entries.values(), key=lambda e: e.id)
+    args.arg = " ".join(args.args)
+    if args.action == "list":
+        for entry in entries:
+            print(f"{entry.id:48s} {entry.component:18s} {entry.title}")
+        return 0
+    if args.action == "show":
+        args.target = args.arg
+        return explain(args)
+    if args.action == "search":
+        words = (args.arg or "").lower().split()
+        for entry in entries:
+            text = " ".join([entry.id, entry.title, entry.meaning, *entry.causes,
+                             *(s.message for s in entry.samples)]).lower()
+            if all(word in text for word in words):
+                print(f"{entry.id:48s} {entry.title}")
+        return 0
+    if args.action == "lint":
+        from enrich.lint import lint
+        problems = lint(catalog)
+        for problem in problems:
+            print(problem)
+        print(f"{len(catalog)} entries, {len(problems)} problem{'s' * (len(problems) != 1)}")
+        return 1 if problems else 0
+    return scan_command(args.arg, catalog)
+
+
+def scan_command(package: str, catalog) -> int:
+    from enrich.drift import missing_targets
+    from enrich.integration import discover
+    from enrich.match import _site_matches
+    from enrich.scan import scan_package
+
+    sites = list(scan_package(package))
+    known = {s.site for s in sites}
+    raises = [s for s in sites if s.kind == "raise"]
+    asserts = [s for s in sites if s.kind == "assert"]
+    print(f"{package}: {len(raises)} raise sites ({sum(1 for s in raises if s.pattern)} with a message template, "
+          f"{sum(1 for s in raises if s.guard)} under an if), {len(asserts)} asserts "
+          f"({sum(1 for s in asserts if not s.template)} without a message)")
+    gone = []
+    for entry in catalog.entries.values():
+        for site in entry.sites:
+            if site.startswith(package + ".") and not any(_site_matches(site, k) for k in known):
+                gone.append(f"{entry.id}: {site}")
+    print(f"catalog entries pointing at sites this version no longer has: {len(gone)}")
+    for line in gone:
+        print(f"  {line}")
+    for integration in discover():
+        if integration.distribution == package or integration.name == package:
+            missing = missing_targets(integration)
+            print(f"integration targets missing: {len(missing)}" + "".join(f"\n  {m}" for m in missing))
+    return 0
+
+
 def demo(args: argparse.Namespace) -> int:
     from enrich.demo import main
     return main()
@@ -81,12 +139,19 @@ def _run(command: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if hasattr(signal, "SIGPIPE"):   # `enrich catalog list | head` ends quietly
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = argparse.ArgumentParser(prog="enrich", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("explain", help="explain a catalog entry (ID), or every error in a log file (PATH, - for stdin)")
     p.add_argument("target", metavar="ID|PATH|-")
     p.add_argument("--json", action="store_true", help="for a log: one JSON object per finding")
     p.set_defaults(run=explain)
+    p = sub.add_parser("catalog", help="list, show, search or lint the catalog; scan an engine's source for drift")
+    p.add_argument("action", choices=["list", "show", "search", "lint", "scan"])
+    p.add_argument("args", nargs="*", help="ID for show, words for search, PACKAGE for scan")
+    p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    p.set_defaults(run=catalog_command)
     p = sub.add_parser("demo", help="raise the founding errors from real sglang code and show the enrichment")
     p.set_defaults(run=demo)
     p = sub.add_parser("run", help="run a command with enrich active in it and every Python process it starts")

@@ -16,51 +16,19 @@ from types import ModuleType
 from enrich.capture import display, read_path
 from enrich.explain import Enrichment
 from enrich.facts import Facts, Frame
+from enrich.scan import RaiseSite, scan_source
 
 MAX_SOURCE = 2_000_000    # bytes of a source file worth parsing
 MAX_VALUES = 8
 
 
 @functools.lru_cache(maxsize=64)
-def _tree(filename: str) -> ast.Module | None:
-    lines = linecache.getlines(filename)
-    source = "".join(lines)
+def _sites(filename: str) -> dict[int, RaiseSite]:
+    """The raise and assert sites of a source file, by line (parsed once, bounded in size)."""
+    source = "".join(linecache.getlines(filename))
     if not source or len(source) > MAX_SOURCE:
-        return None
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
-
-
-def guard_at(filename: str, lineno: int) -> tuple[str, ast.expr] | None:
-    """("assert"|"if"|"else", condition) for the raise or assert statement at ``lineno``."""
-    tree = _tree(filename)
-    if tree is None:
-        return None
-    found = None
-
-    def visit(node: ast.AST, guard: tuple[str, ast.expr] | None) -> None:
-        nonlocal found
-        for child in ast.iter_child_nodes(node):
-            if found:
-                return
-            start, end = getattr(child, "lineno", None), getattr(child, "end_lineno", None)
-            if start is not None and not (start <= lineno <= (end or start)):
-                continue
-            if isinstance(child, ast.Assert) and start == lineno:
-                found = ("assert", child.test)
-            elif isinstance(child, ast.Raise):
-                found = guard
-            elif isinstance(child, ast.If):
-                in_body = any(s.lineno <= lineno <= (s.end_lineno or s.lineno) for s in child.body)
-                visit(child, ("if", child.test) if in_body else ("else", child.test))
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                visit(child, None)
-            else:
-                visit(child, guard)
-    visit(tree, None)
-    return found
+        return {}
+    return {site.line: site for site in scan_source(source, "")}
 
 
 def _names(condition: ast.expr) -> list[str]:
@@ -88,10 +56,10 @@ def explain_site(facts: Facts, mechanism: str = "") -> Enrichment | None:
     frame: Frame | None = facts.raise_frame
     if frame is None or frame.live is None or not frame.filename:
         return None
-    guard = guard_at(frame.filename, frame.lineno)
-    if guard is None:
+    site = _sites(frame.filename).get(frame.lineno)
+    if site is None or not site.guard:
         return None
-    kind, condition = guard
+    condition = ast.parse(site.guard, mode="eval").body
     values = {}
     for path in _names(condition):
         value = read_path(frame.live, path)
@@ -99,9 +67,7 @@ def explain_site(facts: Facts, mechanism: str = "") -> Enrichment | None:
             values[path] = display(value, path.rsplit(".", 1)[-1])
         if len(values) >= MAX_VALUES:
             break
-    source = ast.unparse(condition)
-    stated = {"assert": f"`assert {source}` failed", "if": f"`{source}` was true",
-              "else": f"`{source}` was false"}[kind]
+    stated = f"`assert {site.guard}` failed" if site.kind == "assert" else f"`{site.guard}` was true"
     shown = ", ".join(f"{k}={v}" for k, v in values.items())
     summary = f"{facts.type_name} raised in {frame.site} because {stated}" + (f" with {shown}" if shown else "") + "."
     return Enrichment(id=f"generic/{facts.type_name}", title=f"{facts.type_name} at {frame.site}",

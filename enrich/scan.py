@@ -43,11 +43,15 @@ def scan_package(package: str, root: Path | None = None) -> Iterator[RaiseSite]:
     root = root or package_root(package)
     for path in sorted(root.rglob("*.py")):
         module = ".".join((package,) + path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
-        except SyntaxError:
-            continue
-        yield from _visit(tree, module, [], None)
+        yield from scan_source(path.read_text(encoding="utf-8", errors="replace"), module)
+
+
+def scan_source(source: str, module: str) -> list[RaiseSite]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    return list(_visit(tree, module, [], None))
 
 
 def _visit(node: ast.AST, module: str, scope: list[str], guard: ast.expr | None) -> Iterator[RaiseSite]:

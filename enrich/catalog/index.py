@@ -24,20 +24,26 @@ from enrich.catalog.schema import Entry
 WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
-def literal_runs(pattern: re.Pattern) -> list[str]:
-    """The literal runs of the pattern's top-level sequence: text every match contains.
-    "\0" marks an edge where the message is known to end (^ or $)."""
+def _parsed(pattern: re.Pattern):
     if pattern.flags & re.IGNORECASE:
-        return []
+        return None
     try:
-        parsed = sre_parse.parse(pattern.pattern)
+        return sre_parse.parse(pattern.pattern)
     except Exception:  # noqa: BLE001
+        return None
+
+
+def literal_runs(pattern: re.Pattern, items=None) -> list[str]:
+    """The literal runs of the pattern's top-level sequence: text every match contains.
+    "\0" marks an edge where a word is known to end (^, $ or \\b)."""
+    items = _parsed(pattern) if items is None else items
+    if items is None:
         return []
     runs, run = [], []
-    for op, arg in parsed:
+    for op, arg in items:
         if op is sre_parse.LITERAL:
             run.append(chr(arg))
-        elif op is sre_parse.AT and arg in (sre_parse.AT_BEGINNING, sre_parse.AT_END):
+        elif op is sre_parse.AT and arg in (sre_parse.AT_BEGINNING, sre_parse.AT_END, sre_parse.AT_BOUNDARY):
             run.append("\0")
         else:
             runs.append("".join(run))
@@ -49,6 +55,21 @@ def literal_runs(pattern: re.Pattern) -> list[str]:
 def required_words(pattern: re.Pattern) -> set[str]:
     """Words any match of the pattern must contain, as whole words of the message."""
     return {w for text in literal_runs(pattern) for w in _whole_words(text)}
+
+
+def alternative_words(pattern: re.Pattern) -> list[set[str]]:
+    """For a pattern that is one alternation at the top (``A|B``, ``^(?:A|B)``): the words each
+    alternative requires. Otherwise one set, the pattern's required words."""
+    items = _parsed(pattern)
+    if items is None:
+        return [set()]
+    body = [item for item in items if item[0] is not sre_parse.AT]
+    if len(body) == 1 and body[0][0] is sre_parse.SUBPATTERN:
+        body = list(body[0][1][-1])
+    if len(body) == 1 and body[0][0] is sre_parse.BRANCH:
+        return [{w for text in literal_runs(pattern, list(branch)) for w in _whole_words(text)}
+                for branch in body[0][1][1]]
+    return [required_words(pattern)]
 
 
 def _whole_words(run: str) -> list[str]:
@@ -68,9 +89,11 @@ class Index:
         self.unanchored: list[Entry] = []
         self.by_source: list[Entry] = []     # known by their raise line: candidates for empty messages
         self._glob_cache: dict[tuple[str, bool], list[Entry]] = {}
-        words = {e.id: required_words(e.message) for e in entries if e.message is not None}
-        self.required = {entry_id: frozenset(ws) for entry_id, ws in words.items()}
-        frequency = Counter(w for ws in words.values() for w in ws)
+        alternatives = {e.id: alternative_words(e.message) for e in entries if e.message is not None}
+        # the words checked before any regex runs: only where there is one alternative
+        self.required = {entry_id: frozenset(alts[0]) if len(alts) == 1 else frozenset()
+                         for entry_id, alts in alternatives.items()}
+        frequency = Counter(w for alts in alternatives.values() for ws in alts for w in ws)
         for entry in entries:
             for site in entry.sites:
                 module = site.partition(":")[0]
@@ -83,9 +106,12 @@ class Index:
                     self.by_module[module].append(entry)
             if entry.source is not None:
                 self.by_source.append(entry)
-            if entry.id in words:
-                anchor = min(words[entry.id], key=lambda w: (frequency[w], -len(w)), default=None)
-                (self.by_word[anchor] if anchor else self.unanchored).append(entry)
+            for words in alternatives.get(entry.id, ()):   # filed under one word per alternative
+                anchor = min(words, key=lambda w: (frequency[w], -len(w)), default=None)
+                if anchor is None:
+                    self.unanchored.append(entry)
+                    break
+                self.by_word[anchor].append(entry)
 
     def _globbed(self, key: str, module_only: bool) -> list[Entry]:
         found = self._glob_cache.get((key, module_only))
