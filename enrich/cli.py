@@ -90,6 +90,26 @@ def catalog_command(args: argparse.Namespace) -> int:
             if all(word in text for word in words):
                 print(f"{entry.id:48s} {entry.title}")
         return 0
+    if args.action == "docs":
+        from enrich.catalog_tools import write_docs
+        print(f"wrote {write_docs(catalog, Path(args.arg or 'docs/catalog'))} pages to {args.arg or 'docs/catalog'}")
+        return 0
+    if args.action == "import":
+        from enrich.catalog_tools import import_record
+        print(import_record(json.loads(Path(args.arg).read_text())), end="")
+        return 0
+    if args.action == "stats":
+        from enrich.catalog_tools import stats
+        figures = stats(catalog)
+        if args.arg:
+            from enrich.scan import scan_package
+            sites = list(scan_package(args.arg))
+            figures["generic_explainer"] = {
+                "package": args.arg, "raise_and_assert_sites": len(sites),
+                "with_a_guard_it_can_state": sum(1 for s in sites if s.guard),
+                "bare_asserts": sum(1 for s in sites if s.kind == "assert" and not s.template)}
+        print(json.dumps(figures, indent=2))
+        return 0
     if args.action == "lint":
         from enrich.lint import lint
         problems = lint(catalog)
@@ -148,8 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="for a log: one JSON object per finding")
     p.set_defaults(run=explain)
     p = sub.add_parser("catalog", help="list, show, search or lint the catalog; scan an engine's source for drift")
-    p.add_argument("action", choices=["list", "show", "search", "lint", "scan"])
-    p.add_argument("args", nargs="*", help="ID for show, words for search, PACKAGE for scan")
+    p.add_argument("action", choices=["list", "show", "search", "lint", "scan", "docs", "import", "stats"])
+    p.add_argument("args", nargs="*", help="ID for show, words for search, PACKAGE for scan and stats, "
+                                           "DIR for docs, FILE (a JSON error record) for import")
     p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(run=catalog_command)
     p = sub.add_parser("demo", help="raise the founding errors from real sglang code and show the enrichment")

@@ -29,7 +29,7 @@ class RaiseSite:
     def pattern(self) -> str | None:
         if not any(self.template):
             return None
-        return "^" + "".join(re.escape(p) if p else r"(.+?)" for p in self.template) + "$"
+        return "^" + "".join(re.escape(p).replace("\\ ", " ") if p else r"(.+?)" for p in self.template) + "$"
 
 
 def package_root(package: str) -> Path:

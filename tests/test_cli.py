@@ -2,8 +2,10 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 from enrich.catalog import load_files
+from enrich.samples import check_samples
 from enrich.lint import lint, nested_repeat
 from enrich.scan import scan_source
 
@@ -60,5 +62,32 @@ def launch(H, HV):
 '''
     raised, asserted = scan_source(source, "kernels")
     assert (raised.site, raised.guard, raised.exception) == ("kernels:launch", "H <= 0 or HV % H != 0", "ValueError")
-    assert raised.pattern == r"^Invalid\ head\ config\ inferred\ from\ mixed_qkv:\ H=(.+?),\ HV=(.+?)\.$"
+    assert raised.pattern == r"^Invalid head config inferred from mixed_qkv: H=(.+?), HV=(.+?)\.$"
     assert (asserted.kind, asserted.guard, asserted.template) == ("assert", "HV % 2 == 0", [])
+
+
+SEED = Path(__file__).resolve().parents[2] / "shared" / "research" / "seeds" / "002_d1a6bbb3f467473e.txt"
+
+
+def test_import_drafts_a_loadable_entry_from_an_error_record(tmp_path):
+    record = SEED if SEED.exists() else None
+    if record is None:
+        import pytest
+        pytest.skip("the seed record is not beside this checkout")
+    out = enrich("catalog", "import", str(record))
+    assert out.returncode == 0, out.stderr
+    (tmp_path / "draft.toml").write_text(out.stdout)
+    catalog = load_files([tmp_path / "draft.toml"], root=tmp_path)
+    assert catalog.problems == [] and check_samples(catalog) == []
+    [entry] = catalog.entries.values()
+    assert entry.exceptions == ("RuntimeError",) and entry.sites == ("sglang.srt.models.mimo_v2:*load_kv_cache_scales",)
+
+
+def test_reference_pages_are_current(tmp_path):
+    """docs/catalog is generated (enrich catalog docs docs/catalog): regenerate and compare."""
+    out = enrich("catalog", "docs", str(tmp_path))
+    assert out.returncode == 0
+    committed = Path(__file__).resolve().parent.parent / "docs" / "catalog"
+    generated = {p.name: p.read_text() for p in tmp_path.glob("*.md")}
+    assert generated == {p.name: p.read_text() for p in committed.glob("*.md")}, \
+        "docs/catalog is stale: run `enrich catalog docs docs/catalog`"
