@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from enrich.capture import MAX_DERIVED, MAX_TEXT, capture, display
@@ -33,8 +33,8 @@ class Enrichment:
         return f"enrich explain {self.id}"
 
     def as_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["fixes"], data["links"] = list(self.fixes), list(self.links)
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data["fixes"], data["links"], data["values"] = list(self.fixes), list(self.links), dict(self.values)
         return data
 
     @classmethod
@@ -76,15 +76,23 @@ def first_rendered(alternatives: tuple[str, ...], values: dict[str, str]) -> str
     return next((text for text in (render(t, values) for t in alternatives) if text), None)
 
 
+class _Values(dict):
+    """Template values; an unknown field raises KeyError unless a stand-in is set."""
+
+    stand_in: str | None = None
+
+    def __missing__(self, key):
+        if self.stand_in is None:
+            raise KeyError(key)
+        return self.stand_in
+
+
 def render(template: str, values: dict[str, str], missing: str | None = None) -> str | None:
     """Fill ``{name}`` fields; None when a field is unknown (unless a stand-in is given)."""
-    class Values(dict):
-        def __missing__(self, key):
-            if missing is None:
-                raise KeyError(key)
-            return missing
+    fields = _Values(values)
+    fields.stand_in = missing
     try:
-        return template.format_map(Values(values))
+        return template.format_map(fields)
     except KeyError:
         return None
 

@@ -10,6 +10,7 @@ from enrich.catalog import Catalog, get_catalog
 from enrich.explain import explain
 from enrich.logtext import TextException, scan, to_facts
 from enrich.match import best_match
+from enrich.redact import redact_text
 
 
 @dataclass
@@ -67,7 +68,7 @@ def _key(exc: TextException) -> tuple:
 def _finding(exc: TextException, catalog: Catalog) -> Finding:
     facts = to_facts(exc)
     match = best_match(facts, catalog)
-    finding = Finding(exception=exc.type, message=exc.message, line=exc.line, partial=exc.partial,
+    finding = Finding(exception=exc.type, message=redact_text(exc.message), line=exc.line, partial=exc.partial,
                       site=facts.raise_frame.site if facts.raise_frame else "", kind=exc.kind)
     if match is not None:
         enrichment = explain(match, facts, "log")

@@ -19,6 +19,7 @@ from typing import Any
 from enrich import forksafe
 from enrich.explain import Enrichment
 from enrich.facts import safe_message
+from enrich.redact import redact_text
 
 MAX_STACKTRACE = 32_768
 # Mechanisms after which the process is going down (severity FATAL for log records).
@@ -127,11 +128,14 @@ class OpenTelemetrySink:
 
     @staticmethod
     def attributes(exc: BaseException, enrichment: Enrichment, key: str, entrypoint: str) -> dict[str, Any]:
-        stack = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-MAX_STACKTRACE:]
+        try:
+            stack = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-MAX_STACKTRACE:]
+        except Exception:  # noqa: BLE001 - a hostile __str__ or __notes__
+            stack = ""
         return {
             "exception.type": f"{type(exc).__module__}.{type(exc).__qualname__}".removeprefix("builtins."),
-            "exception.message": safe_message(exc),
-            "exception.stacktrace": stack,
+            "exception.message": redact_text(safe_message(exc)),
+            "exception.stacktrace": redact_text(stack),
             "error.type": enrichment.id,
             "enrich.id": enrichment.id,
             "enrich.title": enrichment.title,
