@@ -213,15 +213,42 @@ def raise_scenario(name: str) -> BaseException:
     raise AssertionError(f"scenario {name} did not raise")
 
 
-def _in_child(name: str) -> tuple[BaseException, str]:
+def _in_child(name: str) -> tuple[BaseException, str, dict]:
+    """One scenario in this (spawned) process, with an OpenTelemetry SDK recording in memory
+    when one is installed: the exception, its traceback as text, and what telemetry received."""
+    exporter = reader = None
+    try:
+        from opentelemetry import metrics, trace
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+        exporter, reader = InMemorySpanExporter(), InMemoryMetricReader()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        trace.set_tracer_provider(provider)
+        metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))
+    except ImportError:
+        pass
     import enrich
     enrich.install()
     exc = raise_scenario(name)
     enrich.annotate(exc)    # a no-op when a wrapped entrypoint already did it
-    return exc, "".join(traceback.format_exception(exc))
+    telemetry: dict = {}
+    if exporter is not None:
+        events = [e for s in exporter.get_finished_spans() for e in s.events if "enrich.id" in e.attributes]
+        if events:
+            telemetry["span event"] = {k: v for k, v in events[0].attributes.items()
+                                       if k.startswith(("error.", "enrich.")) and k != "enrich.fixes"}
+        points = [(m.name, dict(p.attributes), p.value) for rm in reader.get_metrics_data().resource_metrics
+                  for sm in rm.scope_metrics for m in sm.metrics if m.name == "enrich.exceptions"
+                  for p in m.data.data_points]
+        telemetry["counter"] = points
+    return exc, "".join(traceback.format_exception(exc)), telemetry
 
 
-def run_isolated(names: tuple[str, ...], processes: int = 2) -> list[tuple[BaseException, str]]:
+def run_isolated(names: tuple[str, ...], processes: int = 2) -> list[tuple[BaseException, str, dict]]:
     """Each scenario in a fresh spawned process, as sglang runs model load in its scheduler
     processes: returns the pickled exception and its traceback as the child formatted it."""
     import multiprocessing
@@ -239,12 +266,17 @@ def main(names: tuple[str, ...] = FOUNDING) -> int:
         return 1
     print("Raising sglang 0.5.23's founding errors from its own code, each in a spawned process with "
           "enrich.install() (tiny random models, CPU)...\n")
-    for name, (exc, text) in zip(names, run_isolated(names)):
+    for name, (exc, text, telemetry) in zip(names, run_isolated(names)):
         print(f"=== {name}: the end of the traceback, as sglang would log it")
         print("\n".join(text.rstrip().splitlines()[-8:]))
-        record = getattr(exc, "_enrich", None)
-        if record:
-            print(f"--- the structured record for logs and telemetry (caught by {record['mechanism']})")
-            print(json.dumps({k: record[k] for k in ("id", "summary", "fixes", "values", "site")}, indent=2))
+        if telemetry.get("span event"):
+            print("--- the OpenTelemetry span event it produced (enrich.* and error.type attributes)")
+            print(json.dumps(telemetry["span event"], indent=2))
+            for metric, attributes, value in telemetry.get("counter", []):
+                print(f"--- counter {metric} {json.dumps(attributes)} = {value}")
+        else:
+            record = getattr(exc, "_enrich", None) or {}
+            print("--- the structured record on the exception (install opentelemetry-sdk to see telemetry)")
+            print(json.dumps({k: record.get(k) for k in ("id", "summary", "fixes", "values", "site")}, indent=2))
         print()
     return 0

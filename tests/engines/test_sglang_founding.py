@@ -103,8 +103,8 @@ def test_gdn_sibling_errors(kwargs, entry_id):
 
 @pytest.fixture(scope="module")
 def kv_scale_errors():
-    return dict(zip(("kv-scale-attribute", "kv-scales-unsupported"),
-                    run_isolated(("kv-scale-attribute", "kv-scales-unsupported"))))
+    return {name: result[:2] for name, result in zip(("kv-scale-attribute", "kv-scales-unsupported"),
+                                                     run_isolated(("kv-scale-attribute", "kv-scales-unsupported")))}
 
 
 def test_kv_cache_scales(kv_scale_errors):
