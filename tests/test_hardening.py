@@ -209,3 +209,14 @@ def test_secrets_reach_no_note_field_span_or_explain_output(tmp_path, use_catalo
         assert HF not in blob and "s3cret" not in blob and "abcdefghijklmnop" not in blob, blob
     assert enrichment.values["token"] == "[redacted]"
     assert text   # the host's own traceback is the host's: enrich does not rewrite it
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_enriched_exceptions_cross_process_boundaries(method):
+    import multiprocessing
+    import demo_targets
+    with multiprocessing.get_context(method).Pool(1) as pool:
+        exc = pool.apply(demo_targets.enriched_in_child)
+    assert type(exc) is AssertionError and exc.args == ("16 is not divisible by 6",)
+    assert exc._enrich["id"] == "sglang/not-divisible" and len(exc.__notes__) == 1
+    assert enrich.annotate(exc).id == "sglang/not-divisible" and len(exc.__notes__) == 1
