@@ -54,6 +54,14 @@ def divisors(n: Any) -> str | None:
     return _join(_divisors(number)) if number and number > 0 else None
 
 
+@helper
+def gpu_counts_dividing(n: Any) -> str | None:
+    """The divisors of n that make sense as a number of GPUs (up to 64)."""
+    number = _int(n)
+    counts = [d for d in _divisors(number) if d <= 64] if number else []
+    return _join(counts) if counts else None
+
+
 def _attention_tp_ok(heads: int | None, kv_heads: int, tp: int) -> bool:
     # sglang's rule: query heads split evenly; KV heads either split evenly
     # (kv >= tp) or are replicated evenly (tp a multiple of kv).

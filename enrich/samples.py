@@ -16,11 +16,15 @@ def sample_facts(entry: Entry, sample: Sample) -> Facts:
 
 
 def check_samples(catalog: Catalog) -> list[str]:
-    """Problems found: a sample that its entry misses, or that another entry also matches."""
+    """Problems found: a sample that its entry misses, that another entry wins, or that another
+    entry matches just as specifically. (A less specific entry may match too: a message-only
+    fallback behind an entry that also knows the raise site is how specificity works.)"""
     problems = []
     for entry in catalog.entries.values():
         for i, sample in enumerate(entry.samples):
-            ids = [m.entry.id for m in all_matches(sample_facts(entry, sample), catalog)]
-            if ids != [entry.id]:
+            matches = all_matches(sample_facts(entry, sample), catalog)
+            ids = [m.entry.id for m in matches]
+            rivals = [m.entry.id for m in matches[1:] if m.rank == matches[0].rank]
+            if not matches or ids[0] != entry.id or rivals:
                 problems.append(f"{entry.file}: {entry.id} sample[{i}] matched {ids or 'nothing'}")
     return problems
