@@ -50,8 +50,12 @@ class CustomReduce(Exception):
 
 plain = st.one_of(st.text(max_size=300), st.binary(max_size=100), st.integers(), st.none(), st.floats())
 args = st.lists(st.one_of(plain, st.tuples(plain, plain), st.lists(plain, max_size=3)), max_size=3)
+import struct  # noqa: E402
+import zlib  # noqa: E402
+
 classes = st.sampled_from([ValueError, RuntimeError, AssertionError, KeyError, TypeError, BrokenStr, Slotted,
-                           ReadOnlyNotes, CustomReduce, OSError])
+                           ReadOnlyNotes, CustomReduce, OSError,
+                           zlib.error, struct.error])   # classes defined in C extensions
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -220,3 +224,22 @@ def test_enriched_exceptions_cross_process_boundaries(method):
     assert type(exc) is AssertionError and exc.args == ("16 is not divisible by 6",)
     assert exc._enrich["id"] == "sglang/not-divisible" and len(exc.__notes__) == 1
     assert enrich.annotate(exc).id == "sglang/not-divisible" and len(exc.__notes__) == 1
+
+
+def test_memory_error_or_recursion_inside_enrich_is_contained(demo_catalog):
+    from enrich import guard, sinks
+
+    def exhausted(exc, enrichment):
+        raise MemoryError()
+
+    def recursing(exc, enrichment):
+        return recursing(exc, enrichment)
+    for broken in (exhausted, recursing):
+        sinks.add_sink(broken)
+        try:
+            before = guard.internal_error_count()
+            exc = AssertionError("16 is not divisible by 6")
+            assert enrich.annotate(exc).id == "demo/not-divisible" and len(exc.__notes__) == 1
+            assert guard.internal_error_count() == before + 1
+        finally:
+            sinks.remove_sink(broken)
