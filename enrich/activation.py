@@ -7,8 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from enrich import forksafe
-from enrich import hooks, settings, sinks
+from enrich import forksafe, hooks, settings, sinks
 from enrich.guard import fail_open, logger
 from enrich.integration import Integration, Target
 from enrich.wrapping import Patch, make_seam, make_wrapper, wrap_attribute
@@ -59,8 +58,8 @@ def install(*, integrations: list[Integration] | None = None, disable: tuple[str
             handle.integrations = tuple(i for i in integrations if i.name not in handle.disabled)
             _handle = handle   # import hooks fire at once for modules already imported, and look here
             for integration in handle.integrations:
-                _watch(handle, integration)
-        _handle = handle
+                _watch(integration)
+        _handle = handle   # also when part of the set-up failed: what did install stays managed
         return handle
 
 
@@ -92,7 +91,7 @@ def _telemetry_sink():
 _hooked_modules: set[str] = set()   # post-import hooks live as long as the process; one per module
 
 
-def _watch(handle: Handle, integration: Integration) -> None:
+def _watch(integration: Integration) -> None:
     import wrapt
 
     if integration.setup is not None:
