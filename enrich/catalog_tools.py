@@ -20,9 +20,13 @@ def entry_markdown(entry: Entry) -> str:
     lines += ["", "## Fixes", "", "enrich fills the `{values}` in from the failing process.", ""]
     lines += [f"{i}. " + " — or: ".join(f"`{alt}`" if "{" in alt else alt for alt in alts)
               for i, alts in enumerate(entry.fixes, 1)]
-    failing = entry.samples[0]
-    lines += ["", "## Failing example", "", "```", f"{failing.exception or entry.exceptions[0]}: "
-              f"{failing.message or '(bare assert) ' + (failing.source or '')}", "```", f"From {failing.origin}."]
+    if entry.example is not None:
+        failing, fixed = entry.example
+        lines += ["", "## Example", "", "Failing:", "", "```", failing.strip(), "```", "", "Fixed:", "",
+                  "```", fixed.strip(), "```"]
+    sample = entry.samples[0]
+    lines += ["", "## The error as it appears", "", "```", f"{sample.exception or entry.exceptions[0]}: "
+              f"{sample.message or '(bare assert) ' + (sample.source or '')}", "```", f"From {sample.origin}."]
     lines += ["", "## How enrich recognises it", "", f"- exceptions: {', '.join(entry.exceptions)}"]
     if entry.message is not None:
         lines.append(f"- message: `{entry.message.pattern}`")

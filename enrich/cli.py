@@ -24,6 +24,9 @@ def entry_page(entry: Entry) -> str:
     lines += [para(f"- {cause}", 2) for cause in entry.causes]
     lines += ["", "Fixes (enrich fills in the values of the failing process)"]
     lines += [para(f"{i}. {' / or: '.join(alts)}", 3) for i, alts in enumerate(entry.fixes, 1)]
+    if entry.example is not None:
+        failing, fixed = entry.example
+        lines += ["", "Failing", textwrap.indent(failing.strip(), "    "), "Fixed", textwrap.indent(fixed.strip(), "    ")]
     lines += ["", "Recognised by"]
     lines.append(f"  exceptions: {', '.join(entry.exceptions)}")
     if entry.message is not None:

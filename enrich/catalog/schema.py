@@ -61,6 +61,7 @@ class Entry:
     source: re.Pattern | None = None
     require_site: bool = False       # a message too generic to trust without its raise site
     wrapper: bool = False            # wraps another error: the wrapped one is explained in its place
+    example: tuple[str, str] | None = None   # (failing, fixed): a command, config or code, before and after
     versions: Any = None             # packaging SpecifierSet
     capture: dict[str, tuple[str, ...]] = field(default_factory=dict)   # name -> paths, first present wins
     derive: dict[str, Derived] = field(default_factory=dict)
@@ -136,7 +137,7 @@ class _Reader:
         return value
 
 
-_KNOWN = {"id", "title", "engine", "distribution", "component", "versions", "wrapper", "match", "capture", "derive",
+_KNOWN = {"id", "title", "engine", "distribution", "component", "versions", "wrapper", "example", "match", "capture", "derive",
           "meaning", "causes", "summary", "fixes", "links", "samples"}
 
 
@@ -215,7 +216,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         exceptions=exceptions, meaning=r.str("meaning"), causes=r.strs("causes", required=True),
         summary=summary, fixes=fixes, samples=tuple(samples), message=message, sites=sites,
         source=source, require_site=require_site, versions=_versions(r), capture=capture, derive=derive,
-        links=r.strs("links"), file=file, wrapper=_flag(r, "wrapper"), distribution=r.str("distribution", required=False) or r.str("engine"),
+        links=r.strs("links"), file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
     )
 
 
@@ -251,3 +252,11 @@ def _flag(r: _Reader, key: str) -> bool:
     if not isinstance(value, bool):
         raise r.fail(key, "must be true or false")
     return value
+
+
+def _example(r: _Reader) -> tuple[str, str] | None:
+    if "example" not in r.table:
+        return None
+    e = _Reader(r.file, f"{r.path}.example", r.table_of("example"))
+    e.only({"failing", "fixed"})
+    return e.str("failing"), e.str("fixed")
