@@ -29,12 +29,13 @@ class Finding:
     site: str = ""
     kind: str = "exception"        # or "log": an error line that is not an exception
     wrapper: bool = False          # its catalog entry says it wraps an error found elsewhere
+    generic: bool = False          # not in the catalog: the summary states the raise site's condition
 
     def as_json(self) -> dict:
         return {"id": self.id, "exception": self.exception or None, "message": self.message, "line": self.line,
                 "count": self.count, "fixes": self.fixes, "title": self.title, "summary": self.summary,
                 "partial": self.partial, "root_cause": self.root_cause, "streams": self.streams,
-                "site": self.site, "kind": self.kind}
+                "site": self.site, "kind": self.kind, "generic": self.generic}
 
 
 def findings(stream: IO[str], catalog: Catalog | None = None) -> list[Finding]:
@@ -75,6 +76,11 @@ def _finding(exc: TextException, catalog: Catalog) -> Finding:
         finding.id, finding.title = enrichment.id, enrichment.title
         finding.summary, finding.fixes = enrichment.summary, list(enrichment.fixes)
         finding.wrapper = match.entry.wrapper
+    elif facts.raise_frame is not None and facts.raise_frame.source.startswith("assert "):
+        # not in the catalog: the printed raise line still says which condition failed
+        finding.summary = (f"`{facts.raise_frame.source.rstrip(',( ')}` failed in {finding.site} "
+                           "(the values are not in the log; `enrich.install()` in the process adds them)")
+        finding.generic = True
     return finding
 
 
@@ -101,6 +107,8 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
             lines.append(f"   [{f.id}] {f.summary}" + ("  (identified from the frames only)" if f.partial else ""))
             lines += [f"     fix {i}: {fix}" for i, fix in enumerate(f.fixes, 1)]
             lines.append(f"     more: enrich explain {f.id}")
+        elif f.summary:
+            lines.append(f"   [not in the catalog] {f.summary}")
         else:
             lines.append("   not in the catalog")
         lines.append("")

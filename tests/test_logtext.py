@@ -178,3 +178,15 @@ def test_log_of_a_real_failing_child_process_without_enrich(tmp_path):
     [finding] = [f for f in explain_file(tmp_path / "scheduler.log") if f.id]
     assert finding.id == "sglang/not-divisible" and finding.streams == ["TP0"]
     assert finding.site == "sglang.srt.distributed.utils:ensure_divisibility"
+
+
+def test_an_assert_the_catalog_does_not_know_is_stated_from_its_printed_line():
+    text = """Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/vllm/v1/core/sched/scheduler.py", line 977, in update_from_output
+    assert not prompt_logprobs_tensors
+AssertionError
+"""
+    [finding] = run(text)
+    assert finding.id is None and finding.generic
+    assert finding.summary.startswith("`assert not prompt_logprobs_tensors` failed in "
+                                      "vllm.v1.core.sched.scheduler:update_from_output")
