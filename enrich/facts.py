@@ -63,6 +63,17 @@ def class_names(cls: type) -> tuple[str, ...]:
 
 
 _PLAIN = (str, int, float, bool, type(None))
+# Packages whose exception classes format their own message (Triton's OutOfResources, torch's
+# errors, pydantic's ValidationError...): their __str__ is called. Any other class that overrides
+# __str__ is read from its args instead: its __str__ might raise, or hang.
+SELF_FORMATTING = frozenset({
+    "torch", "triton", "sglang", "sgl_kernel", "vllm", "mlx", "mlx_lm", "transformers", "flashinfer",
+    "huggingface_hub", "safetensors", "pydantic", "pydantic_core", "ray", "jinja2", "tokenizers",
+}) | frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins"}
+
+
+def formats_itself(cls: type) -> bool:
+    return cls.__str__ is not BaseException.__str__ and cls.__module__.split(".")[0] in SELF_FORMATTING
 
 
 def safe_message(exc: BaseException) -> str:
@@ -70,7 +81,7 @@ def safe_message(exc: BaseException) -> str:
     non-text arguments (``RuntimeError(msg, tensor)``) shows those as ``<Type>``."""
     args = exc.args if isinstance(getattr(exc, "args", None), tuple) else ()
     try:
-        if type(exc).__str__ is BaseException.__str__ or isinstance(exc, KeyError):
+        if not formats_itself(type(exc)) or isinstance(exc, KeyError):
             if len(args) == 1 and isinstance(args[0], str):
                 text = repr(args[0]) if isinstance(exc, KeyError) else args[0]
             elif all(isinstance(a, _PLAIN) or isinstance(a, type) for a in args):

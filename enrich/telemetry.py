@@ -18,7 +18,7 @@ from typing import Any
 
 from enrich import forksafe
 from enrich.explain import Enrichment
-from enrich.facts import safe_message
+from enrich.facts import formats_itself, safe_message
 from enrich.redact import redact_text
 
 MAX_STACKTRACE = 32_768
@@ -129,8 +129,13 @@ class OpenTelemetrySink:
     @staticmethod
     def attributes(exc: BaseException, enrichment: Enrichment, key: str, entrypoint: str) -> dict[str, Any]:
         try:
-            stack = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-MAX_STACKTRACE:]
-        except Exception:  # noqa: BLE001 - a hostile __str__ or __notes__
+            if type(exc).__str__ is BaseException.__str__ or formats_itself(type(exc)):
+                stack = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            else:   # never call a __str__ we do not know: the frames, then the message from args
+                stack = "".join(traceback.format_tb(exc.__traceback__)) + \
+                    f"{type(exc).__qualname__}: {safe_message(exc)}\n"
+            stack = stack[-MAX_STACKTRACE:]
+        except Exception:  # noqa: BLE001 - a hostile __notes__ or frame
             stack = ""
         return {
             "exception.type": f"{type(exc).__module__}.{type(exc).__qualname__}".removeprefix("builtins."),

@@ -243,3 +243,17 @@ def test_memory_error_or_recursion_inside_enrich_is_contained(demo_catalog):
             assert guard.internal_error_count() == before + 1
         finally:
             sinks.remove_sink(broken)
+
+
+def test_a_hanging_str_of_an_unknown_class_is_never_called():
+    class Hangs(AssertionError):
+        def __str__(self):
+            time.sleep(30)
+            return "never"
+    from enrich.telemetry import OpenTelemetrySink
+    start = time.perf_counter()
+    exc = Hangs("16 is not divisible by 6")
+    enrichment = enrich.annotate(exc)
+    attributes = OpenTelemetrySink.attributes(exc, enrichment, "fp", "test")
+    assert time.perf_counter() - start < 5
+    assert attributes["exception.message"] == "16 is not divisible by 6"

@@ -37,13 +37,39 @@ ensure_divisibility(12, 8)
 """
 
 
-@pytest.mark.skipif(PY310 is None, reason="no python3.10 on this machine")
-def test_notes_are_shown_on_python_310(tmp_path):
-    venv = tmp_path / "venv"
+@pytest.fixture(scope="module")
+def python310(tmp_path_factory):
+    if PY310 is None:
+        pytest.skip("no python3.10 on this machine")
+    venv = tmp_path_factory.mktemp("py310") / "venv"
     subprocess.run([PY310, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                     str(ROOT)], check=True, capture_output=True, timeout=600)
-    out = subprocess.run([str(venv / "bin/python"), "-c", SCRIPT], capture_output=True, text=True,
+    return venv / "bin/python"
+
+
+FOREIGN_HOOK_FIRST = """
+import sys
+def theirs(exc_type, exc, tb):
+    print("THEIRS", getattr(exc, "__notes__", None), flush=True)
+sys.excepthook = theirs                       # another library got there first
+import enrich
+enrich.install(integrations=[])
+def ensure_divisibility(numerator, denominator):
+    assert numerator % denominator == 0, "{} is not divisible by {}".format(numerator, denominator)
+ensure_divisibility(16, 6)
+"""
+
+
+def test_a_hook_installed_first_still_runs_after_enrich_on_python_310(python310, tmp_path):
+    out = subprocess.run([str(python310), "-c", FOREIGN_HOOK_FIRST], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+    assert out.stdout.startswith("THEIRS ") and "[sglang/not-divisible] 16 cannot be cut into 6" in out.stdout, \
+        out.stdout + out.stderr   # enrich ran first (the note is there), then the hook it found
+
+
+def test_notes_are_shown_on_python_310(python310, tmp_path):
+    out = subprocess.run([str(python310), "-c", SCRIPT], capture_output=True, text=True,
                          cwd=tmp_path, timeout=120)
     assert "formatted: 1" in out.stdout, out.stderr
     # logging's traceback and the uncaught one (through enrich's excepthook) both show the note
