@@ -257,3 +257,30 @@ def test_a_hanging_str_of_an_unknown_class_is_never_called():
     attributes = OpenTelemetrySink.attributes(exc, enrichment, "fp", "test")
     assert time.perf_counter() - start < 5
     assert attributes["exception.message"] == "16 is not divisible by 6"
+
+
+def test_reentry_from_a_sink_that_logs_an_exception_through_an_enriched_handler(demo_catalog):
+    """A sink that logs (with exc_info) through a handler carrying enrich's filter: no recursion."""
+    import io
+    import logging
+    from enrich import sinks
+    from enrich.integrations.logging import EnrichFilter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(EnrichFilter())
+    logger = logging.getLogger("reentry")
+    logger.addHandler(handler)
+    logger.propagate = False
+
+    def logging_sink(exc, enrichment):
+        logger.error("sink saw %s", enrichment.id, exc_info=exc)   # re-enters the filter, then the pipeline
+
+    sinks.add_sink(logging_sink)
+    try:
+        exc = AssertionError("16 is not divisible by 6")
+        assert enrich.annotate(exc).id == "demo/not-divisible" and len(exc.__notes__) == 1
+    finally:
+        sinks.remove_sink(logging_sink)
+        logger.removeHandler(handler)
+    assert stream.getvalue().count("sink saw demo/not-divisible") == 1
