@@ -48,8 +48,8 @@ WHAT = re.compile(r"(?:^|\s)what\(\):\s+(?P<message>.*)$")
 LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[(?:ERROR|CRITICAL|FATAL)\]:?"
                        r"(?:\s*[\d:. -]+\s)?|(?<![\w-])error:)\s*(?P<message>\S.*)$|(?P<nccl>NCCL (?:failure|error)\b.*)$")
 KERNEL_ASSERT = re.compile(r"(?P<message>\S+\.cu:\d+: .*Assertion `.*` failed\.)\s*$")
-CHAINS = {"The above exception was the direct cause of the following exception:": "cause",
-          "During handling of the above exception, another exception occurred:": "context"}
+CHAINS = frozenset({"The above exception was the direct cause of the following exception:",
+                    "During handling of the above exception, another exception occurred:"})
 ROOTS = ("sglang", "vllm", "mlx_lm", "mlx", "torch", "triton", "transformers", "flashinfer", "sgl_kernel",
          "ray", "enrich")
 MAX_CONTINUATION = 40
