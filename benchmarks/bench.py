@@ -29,7 +29,7 @@ def median_ns(stmt, number: int, repeat: int = 7, setup=lambda: None) -> float:
 def bench_wrap() -> None:
     import wrapt
 
-    from enrich.wrapping import make_wrapper
+    from enrich.activation.wrapping import make_wrapper
 
     def plain(x, y=1):
         return x
@@ -84,7 +84,7 @@ def bench_match() -> None:
 
     from enrich.catalog import Catalog
     from enrich.match import best_match
-    from enrich.samples import sample_facts
+    from enrich.catalog.tools.samples import sample_facts
 
     pool = entries(10_000)
     print(f"\n## Match time per exception (µs, median), catalog generated from {len(pool)} real sglang raise sites")

@@ -6,7 +6,7 @@ import re
 
 from enrich.catalog.index import required_words
 from enrich.catalog.schema import Entry, Sample
-from enrich.scan import scan_package
+from enrich.raise_sites import scan_package
 
 
 def entries(limit: int, package: str = "sglang") -> list[Entry]:

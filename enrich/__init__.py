@@ -12,11 +12,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from enrich.explain import Enrichment
-    from enrich.activation import Handle
+    from enrich.model import Enrichment
+    from enrich.activation.installer import Handle
 
-__version__ = "0.1.0"
-__all__ = ["install", "uninstall", "annotate", "__version__"]
+from enrich.versions import VERSION as __version__
+__all__ = ["install", "uninstall", "annotate", "Enrichment", "__version__"]
+
+
+def __getattr__(name: str):
+    if name == "Enrichment":   # the pipeline's currency, loaded only when asked for
+        from enrich.model import Enrichment
+        return Enrichment
+    raise AttributeError(f"module 'enrich' has no attribute {name!r}")
 
 
 def install(**options) -> "Handle":
@@ -25,13 +32,13 @@ def install(**options) -> "Handle":
     Options: ``integrations`` (a list to use instead of the installed ones),
     ``disable`` (integration or target names), ``excepthooks`` (default True).
     """
-    from enrich.activation import install as _install
+    from enrich.activation.installer import install as _install
     return _install(**options)
 
 
 def uninstall() -> None:
     """Turn enrichment off; hooks are restored only where they are still enrich's."""
-    from enrich.activation import uninstall as _uninstall
+    from enrich.activation.installer import uninstall as _uninstall
     _uninstall()
 
 
@@ -40,5 +47,5 @@ def annotate(exc: BaseException) -> "Enrichment | None":
     from enrich import settings
     if settings.disabled():
         return None
-    from enrich.pipeline import process
+    from enrich.pipeline import process   # the pipeline loads on first use: `import enrich` stays cheap
     return process(exc, "annotate")

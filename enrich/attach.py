@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from enrich.explain import Enrichment
-from enrich.render import note
+from enrich.model import Enrichment
+from enrich.render.note import note
 
 ATTR = "_enrich"
 

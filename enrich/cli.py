@@ -1,4 +1,4 @@
-"""The ``enrich`` command: ``explain ID|PATH``, ``catalog ...``, ``run -- CMD``, ``demo``."""
+"""The ``enrich`` command: ``explain ID|PATH``, ``catalog ...``, ``run -- CMD``."""
 
 from __future__ import annotations
 
@@ -6,41 +6,10 @@ import argparse
 import json
 import signal
 import sys
-import textwrap
 from pathlib import Path
 
-from enrich.catalog import Entry, get_catalog
-
-
-def entry_page(entry: Entry) -> str:
-    """The terminal page of one catalog entry."""
-    def para(text: str, hang: int = 0) -> str:
-        return textwrap.fill(" ".join(text.split()), width=88, initial_indent="  ",
-                             subsequent_indent="  " + " " * hang)
-
-    lines = [f"{entry.id}: {entry.title}", f"  engine: {entry.engine}   component: {entry.component}"
-             + (f"   versions: {entry.versions}" if entry.versions else ""), "", "What it means", para(entry.meaning),
-             "", "Usual causes"]
-    lines += [para(f"- {cause}", 2) for cause in entry.causes]
-    lines += ["", "Fixes (enrich fills in the values of the failing process)"]
-    lines += [para(f"{i}. {' / or: '.join(alts)}", 3) for i, alts in enumerate(entry.fixes, 1)]
-    if entry.example is not None:
-        failing, fixed = entry.example
-        lines += ["", "Failing", textwrap.indent(failing.strip(), "    "), "Fixed", textwrap.indent(fixed.strip(), "    ")]
-    lines += ["", "Recognised by"]
-    lines.append(f"  exceptions: {', '.join(entry.exceptions)}")
-    if entry.message is not None:
-        lines.append(f"  message:    {entry.message.pattern}")
-    lines += [f"  raise site: {site}" for site in entry.sites]
-    if entry.source is not None:
-        lines.append(f"  source:     {entry.source.pattern}")
-    lines += ["", "Samples"]
-    for sample in entry.samples:
-        lines.append(f"  {sample.message or '(bare assert) ' + (sample.source or '')}")
-        lines.append(f"    from {sample.origin}")
-    if entry.links:
-        lines += ["", "Source"] + [f"  {link}" for link in entry.links]
-    return "\n".join(lines)
+from enrich.catalog import get_catalog
+from enrich.render.page import page_of, terminal
 
 
 def explain(args: argparse.Namespace) -> int:
@@ -54,7 +23,7 @@ def explain(args: argparse.Namespace) -> int:
         print(f"enrich: no catalog entry {args.id!r}" + (f"; did you mean: {', '.join(near)}" if near else ""),
               file=sys.stderr)
         return 2
-    print(entry_page(entry))
+    print(terminal(page_of(entry)))
     return 0
 
 
@@ -94,18 +63,18 @@ def catalog_command(args: argparse.Namespace) -> int:
                 print(f"{entry.id:48s} {entry.title}")
         return 0
     if args.action == "docs":
-        from enrich.catalog_tools import write_docs
+        from enrich.catalog.tools.docs import write_docs
         print(f"wrote {write_docs(catalog, Path(args.arg or 'docs/catalog'))} pages to {args.arg or 'docs/catalog'}")
         return 0
     if args.action == "import":
-        from enrich.catalog_tools import import_record
+        from enrich.catalog.tools.docs import import_record
         print(import_record(json.loads(Path(args.arg).read_text())), end="")
         return 0
     if args.action == "stats":
-        from enrich.catalog_tools import stats
+        from enrich.catalog.tools.docs import stats
         figures = stats(catalog)
         if args.arg:
-            from enrich.scan import scan_package
+            from enrich.raise_sites import scan_package
             sites = list(scan_package(args.arg))
             figures["generic_explainer"] = {
                 "package": args.arg, "raise_and_assert_sites": len(sites),
@@ -114,7 +83,7 @@ def catalog_command(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=2))
         return 0
     if args.action == "lint":
-        from enrich.lint import lint
+        from enrich.catalog.tools.lint import lint
         problems = lint(catalog)
         for problem in problems:
             print(problem)
@@ -124,10 +93,10 @@ def catalog_command(args: argparse.Namespace) -> int:
 
 
 def scan_command(package: str, catalog) -> int:
-    from enrich.drift import missing_targets
-    from enrich.integration import discover
+    from enrich.catalog.tools.drift import missing_targets
+    from enrich.activation.integration import discover
     from enrich.match import _site_matches
-    from enrich.scan import scan_package
+    from enrich.raise_sites import scan_package
 
     sites = list(scan_package(package))
     known = {s.site for s in sites}
@@ -151,13 +120,8 @@ def scan_command(package: str, catalog) -> int:
     return 0
 
 
-def demo(args: argparse.Namespace) -> int:
-    from enrich.demo import main
-    return main()
-
-
 def _run(command: list[str]) -> int:
-    from enrich.launcher import run
+    from enrich.activation.launcher import run
     return run(command[1:] if command[:1] == ["--"] else command)
 
 
@@ -176,8 +140,6 @@ def main(argv: list[str] | None = None) -> int:
                                            "DIR for docs, FILE (a JSON error record) for import")
     p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(run=catalog_command)
-    p = sub.add_parser("demo", help="raise the founding errors from real sglang code and show the enrichment")
-    p.set_defaults(run=demo)
     p = sub.add_parser("run", help="run a command with enrich active in it and every Python process it starts")
     p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     p.set_defaults(run=lambda args: _run(args.cmd))

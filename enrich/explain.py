@@ -2,47 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from enrich.capture import MAX_DERIVED, MAX_TEXT, capture, display
 from enrich.facts import Facts
+from enrich.model import Enrichment
 from enrich.guard import fail_open
-from enrich.helpers import HELPERS
+from enrich.catalog.derive import HELPERS
 from enrich.match import Match
-
-
-@dataclass(frozen=True)
-class Enrichment:
-    """What enrich knows about one exception; stored on it as a plain dict."""
-
-    id: str
-    title: str
-    engine: str
-    component: str
-    summary: str
-    fixes: tuple[str, ...]
-    values: dict[str, str] = field(default_factory=dict)
-    site: str = ""
-    mechanism: str = ""
-    links: tuple[str, ...] = ()
-    generic: bool = False
-
-    @property
-    def docs(self) -> str:
-        return f"enrich explain {self.id}"
-
-    def as_dict(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        data["fixes"], data["links"], data["values"] = list(self.fixes), list(self.links), dict(self.values)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Enrichment":
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        known["fixes"] = tuple(known.get("fixes", ()))
-        known["links"] = tuple(known.get("links", ()))
-        return cls(**known)
 
 
 def explain(match: Match, facts: Facts, mechanism: str = "") -> Enrichment:

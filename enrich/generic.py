@@ -14,9 +14,9 @@ import linecache
 from types import ModuleType
 
 from enrich.capture import display, read_path
-from enrich.explain import Enrichment
+from enrich.model import Enrichment
 from enrich.facts import Facts, Frame
-from enrich.scan import RaiseSite, scan_source
+from enrich.raise_sites import RaiseSite, scan_source
 
 MAX_SOURCE = 2_000_000    # bytes of a source file worth parsing
 MAX_VALUES = 8

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from enrich.catalog import Catalog, Entry
 from enrich.facts import Facts, Frame
-from enrich.versions import installed_version
+from enrich.versions import installed_within
 
 SITE_DEPTH = 6          # how far out from the raise point a declared site may be
 
@@ -111,7 +111,4 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
 
 
 def _version_ok(entry: Entry) -> bool:
-    if entry.versions is None:
-        return True
-    version = installed_version(entry.distribution)
-    return version is None or entry.versions.contains(version, prereleases=True)
+    return installed_within(entry.distribution, entry.versions)

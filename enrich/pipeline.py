@@ -9,7 +9,8 @@ from enrich import forksafe
 from enrich.attach import attach, record_of
 from enrich.catalog import get_catalog
 from enrich import settings
-from enrich.explain import Enrichment, explain
+from enrich.explain import explain
+from enrich.model import Enrichment
 from enrich.generic import explain_site
 from enrich.guard import fail_open
 from enrich.match import best_match

@@ -9,31 +9,31 @@ from __future__ import annotations
 
 from typing import Callable
 
-from enrich.explain import Enrichment
+from enrich import state
 from enrich.guard import fail_open
+from enrich.model import Enrichment
 
 Sink = Callable[[BaseException, Enrichment], None]
-_sinks: list[Sink] = []
 
 
 def add_sink(sink: Sink) -> None:
-    if sink not in _sinks:
-        _sinks.append(sink)
+    if sink not in state.sinks:
+        state.sinks.append(sink)
 
 
 def remove_sink(sink: Sink) -> None:
-    if sink in _sinks:
-        _sinks.remove(sink)
+    if sink in state.sinks:
+        state.sinks.remove(sink)
 
 
 def emit(exc: BaseException, enrichment: Enrichment) -> None:
-    for sink in list(_sinks):
+    for sink in list(state.sinks):
         with fail_open(f"sink {getattr(sink, '__qualname__', sink)}"):
             sink(exc, enrichment)
 
 
 def flush(timeout_s: float = 2.0) -> None:
-    for sink in list(_sinks):
+    for sink in list(state.sinks):
         flush_sink = getattr(sink, "flush", None)
         if callable(flush_sink):
             with fail_open(f"flush {getattr(sink, '__qualname__', sink)}"):

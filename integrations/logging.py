@@ -17,7 +17,6 @@ import logging
 
 from enrich.guard import fail_open
 
-FIELDS = ("id", "title", "summary", "fixes", "values", "site", "mechanism")
 TRACEBACK = "Traceback (most recent call last):"
 
 
@@ -43,7 +42,7 @@ class EnrichFilter(logging.Filter):
         from enrich.catalog import get_catalog
         from enrich.logtext import parse_lines, to_facts
         from enrich.match import best_match
-        from enrich.render import note
+        from enrich.render.note import note
 
         message = record.getMessage()
         for exc in reversed(parse_lines(message.splitlines())):   # the last one printed is the outermost
@@ -59,8 +58,7 @@ class EnrichFilter(logging.Filter):
 
 
 def _put(record: logging.LogRecord, enrichment) -> None:
-    data = enrichment.as_dict()
-    record.enrich = {k: data[k] for k in FIELDS}
+    record.enrich = enrichment.log_fields()
     record.enrich_id = enrichment.id
 
 

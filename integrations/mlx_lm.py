@@ -1,6 +1,6 @@
 """mlx-lm (and mlx's Module.load_weights, through which it loads every checkpoint)."""
 
-from enrich.integration import Integration, Target
+from enrich.activation.integration import Integration, Target
 
 integration = Integration(
     name="mlx-lm",

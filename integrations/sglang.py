@@ -15,7 +15,7 @@ traceback and sending SIGQUIT; enrichment and a telemetry flush happen there.
 
 import sys
 
-from enrich.integration import Integration, Target
+from enrich.activation.integration import Integration, Target
 
 MLX = "sglang.srt.hardware_backend.mlx"
 

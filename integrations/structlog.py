@@ -10,7 +10,7 @@ dict_tracebacks, ExceptionRenderer):
         structlog.processors.JSONRenderer(),
     ])
 
-The event gets ``enrich`` = {id, title, summary, fixes, values, site}; the exception gets its
+The event gets ``enrich`` = {id, title, summary, fixes, values, site, mechanism}; the exception gets its
 note, so text renderers show it too. Frame locals are never added.
 """
 
@@ -21,7 +21,6 @@ from typing import Any
 
 from enrich.guard import fail_open
 
-FIELDS = ("id", "title", "summary", "fixes", "values", "site")
 
 
 def _exception(exc_info: Any) -> BaseException | None:
@@ -41,6 +40,5 @@ def add_enrichment(logger: Any, method_name: str, event_dict: dict) -> dict:
             from enrich.pipeline import process
             enrichment = process(exc, "structlog")
             if enrichment is not None:
-                data = enrichment.as_dict()
-                event_dict["enrich"] = {k: data[k] for k in FIELDS}
+                event_dict["enrich"] = enrichment.log_fields()
     return event_dict

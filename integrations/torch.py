@@ -2,7 +2,7 @@
 asserts) surface anywhere and are recognised where they are caught: an engine seam, the
 exception hooks, a logging filter or ``enrich.annotate``."""
 
-from enrich.integration import Integration, Target
+from enrich.activation.integration import Integration, Target
 
 integration = Integration(
     name="torch",

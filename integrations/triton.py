@@ -2,7 +2,7 @@
 and thread limits are checked). Both run once per kernel specialisation, never per launch;
 later launches of a kernel that failed to load re-raise a copy, recognised by its message."""
 
-from enrich.integration import Integration, Target
+from enrich.activation.integration import Integration, Target
 
 integration = Integration(
     name="triton",

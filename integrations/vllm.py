@@ -10,7 +10,7 @@ engine core logs "EngineCore failed to start." with the exception it caught, and
 "WorkerProc hit an exception."; notes added on the way out are in those log lines.
 """
 
-from enrich.integration import Integration, Target
+from enrich.activation.integration import Integration, Target
 
 WORKER = "vllm.v1.worker.gpu_worker"
 

@@ -8,6 +8,7 @@ from enrich import catalog
 
 FIXTURES = Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))   # the demo's scenarios
 
 
 @pytest.fixture
@@ -43,3 +44,33 @@ def demo_catalog():
 
 def pytest_report_header():
     return f"python {sys.version.split()[0]}"
+
+
+def entry_toml(id: str = "demo/good", *, message: str = r"odd (?P<n>\d+)", sample: str = "odd 3",
+               summary: str = "{n} is odd", fixes: str = "use {n_plus}", exceptions: str = "ValueError",
+               component: str = "config", tables: str = '[entry.derive]\nn_plus = { helper = "divisors", args = ["n"] }') -> str:
+    """One minimal catalog entry as TOML; the arguments are what the tests vary."""
+    return f'''
+engine = "demo"
+component = "{component}"
+[[entry]]
+id = "{id}"
+title = "A good entry"
+meaning = "m"
+causes = ["c"]
+summary = ["{summary}"]
+fixes = ["{fixes}"]
+[entry.match]
+exceptions = ["{exceptions}"]
+message = '{message}'
+{tables}
+[[entry.samples]]
+message = "{sample}"
+origin = "test"
+'''
+
+
+@pytest.fixture(name="entry_toml")
+def entry_toml_fixture():
+    """The builder of a minimal catalog entry (see ``entry_toml``)."""
+    return entry_toml

@@ -12,7 +12,7 @@ import pytest
 
 import enrich
 from enrich import guard, sinks
-from enrich.integration import Integration, Target
+from enrich.activation.integration import Integration, Target
 
 DEMO = Integration(name="demo", targets=(
     Target("launch", "demo_targets", "launch"),
@@ -215,7 +215,7 @@ def test_threading_excepthook_enriches(demo):
 
 
 def test_a_failing_hook_never_replaces_the_exception():
-    from enrich.wrapping import make_seam, make_wrapper
+    from enrich.activation.wrapping import make_seam, make_wrapper
 
     def broken_hook(*_):
         raise RuntimeError("enrich bug")
@@ -230,7 +230,7 @@ def test_a_failing_hook_never_replaces_the_exception():
 
 
 def test_wrappers_keep_the_call_semantics():
-    from enrich.wrapping import make_wrapper, wrappable
+    from enrich.activation.wrapping import make_wrapper, wrappable
 
     def f(a, b=2, /, c=3, *args, d, e=5, **kw):
         return a, b, c, args, d, e, kw

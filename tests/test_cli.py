@@ -5,9 +5,9 @@ import sys
 from pathlib import Path
 
 from enrich.catalog import load_files
-from enrich.samples import check_samples
-from enrich.lint import lint, nested_repeat
-from enrich.scan import scan_source
+from enrich.catalog.tools.samples import check_samples
+from enrich.catalog.tools.lint import lint, nested_repeat
+from enrich.raise_sites import scan_source
 
 
 def enrich(*args, **kw):
@@ -30,25 +30,10 @@ def test_list_show_search():
     assert missing.returncode == 2 and "no catalog entry" in missing.stderr
 
 
-def test_lint_rejects_backtracking_and_wordless_patterns(tmp_path):
+def test_lint_rejects_backtracking_and_wordless_patterns(tmp_path, entry_toml):
     assert nested_repeat(r"^(\w+\s?)+$") and nested_repeat(r"(a*)*") and not nested_repeat(r"^x (?P<n>\d+) y$")
-    (tmp_path / "bad.toml").write_text('''
-engine = "demo"
-component = "config"
-[[entry]]
-id = "demo/slow"
-title = "t"
-meaning = "m"
-causes = ["c"]
-summary = ["s"]
-fixes = ["f"]
-[entry.match]
-exceptions = ["ValueError"]
-message = '^(\\\\w+\\\\s?)+ failed$'
-[[entry.samples]]
-message = "this one failed"
-origin = "test"
-''')
+    (tmp_path / "bad.toml").write_text(entry_toml("demo/slow", message=r"^(\\w+\\s?)+ failed$", sample="this one failed",
+                                                  summary="s", fixes="f", tables=""))
     problems = lint(load_files([tmp_path / "bad.toml"], root=tmp_path))
     assert any("catastrophic backtracking" in p for p in problems), problems
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import enrich
 from enrich import catalog as catalog_module
-from enrich.wrapping import make_wrapper
+from enrich.activation.wrapping import make_wrapper
 
-from conftest import FIXTURES
+from conftest import FIXTURES, entry_toml
 
 
 def through_wrapper(raise_it):
@@ -165,32 +165,17 @@ def test_an_exception_storm_keeps_memory_flat(demo_catalog):
     assert growth_kib < 8 * 1024
 
 
-SECRET_CATALOG = '''
-engine = "demo"
-component = "startup"
-[[entry]]
-id = "demo/unreachable"
-title = "Endpoint unreachable"
-meaning = "m"
-causes = ["c"]
-summary = ["cannot reach {url} with token {token}"]
-fixes = ["check {url}"]
-[entry.match]
-exceptions = ["ConnectionError"]
-message = '^cannot reach (?P<url>\\S+)'
-[entry.capture]
-token = "config.hf_token"
-[[entry.samples]]
-message = "cannot reach https://user:pw@host/v1"
-origin = "test"
-'''
+SECRET_CATALOG = entry_toml("demo/unreachable", exceptions="ConnectionError", component="startup",
+                            message=r"^cannot reach (?P<url>\S+)", sample="cannot reach https://user:pw@host/v1",
+                            summary="cannot reach {url} with token {token}", fixes="check {url}",
+                            tables='[entry.capture]\ntoken = "config.hf_token"')
 HF = "hf_" + "A" * 34
 
 
 def test_secrets_reach_no_note_field_span_or_explain_output(tmp_path, use_catalog):
     import io
     from enrich.findings import findings, render_text
-    from enrich.telemetry import OpenTelemetrySink
+    from enrich.telemetry.otel import OpenTelemetrySink
     use_catalog(tmp_path, secret=SECRET_CATALOG)
 
     class Config:
@@ -250,7 +235,7 @@ def test_a_hanging_str_of_an_unknown_class_is_never_called():
         def __str__(self):
             time.sleep(30)
             return "never"
-    from enrich.telemetry import OpenTelemetrySink
+    from enrich.telemetry.otel import OpenTelemetrySink
     start = time.perf_counter()
     exc = Hangs("16 is not divisible by 6")
     enrichment = enrich.annotate(exc)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from enrich import forksafe
+from enrich.catalog.derive import HELPERS
 from enrich.catalog.index import Index
 from enrich.catalog.schema import CatalogError, Entry, parse_entry
 from enrich.guard import logger
@@ -39,8 +40,6 @@ class Catalog:
 
 
 def parse_file(path: Path, label: str | None = None) -> tuple[list[Entry], list[CatalogError]]:
-    from enrich.helpers import HELPERS
-
     label = label or str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from enrich.capture import PATH
+from enrich.catalog.regex import literal_runs
 
 COMPONENTS = ("model-load", "attention-patching", "kernel-launch", "kv-cache", "memory",
               "distributed", "config", "startup")
@@ -72,7 +73,6 @@ class Entry:
     @functools.cached_property
     def literal_weight(self) -> int:
         """How much fixed text the message pattern demands: a tie-breaker for specificity."""
-        from enrich.catalog.index import literal_runs
         return sum(len(run.replace("\0", "")) for run in literal_runs(self.message)) if self.message else 0
 
 

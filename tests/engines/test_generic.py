@@ -7,7 +7,7 @@ pytest.importorskip("torch")
 
 import enrich  # noqa: E402
 from enrich import catalog  # noqa: E402
-from enrich.demo import gdn_packed_decode, raise_scenario  # noqa: E402
+from founding import gdn_packed_decode, raise_scenario  # noqa: E402
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ pytest.importorskip("torch")
 
 import enrich  # noqa: E402
 from enrich.catalog import get_catalog  # noqa: E402
-from enrich.demo import gdn_packed_decode, raise_scenario, run_isolated  # noqa: E402
+from founding import gdn_packed_decode, raise_scenario, run_isolated  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -138,7 +138,7 @@ def test_attention_tp_kv_heads():
 
 
 def test_attention_tp_kv_replication():
-    from enrich.demo import attn_tp_kv_heads
+    from founding import attn_tp_kv_heads
     with pytest.raises(ValueError) as info:
         attn_tp_kv_heads(kv_heads=3, attn_tp=8)
     assert enrich.annotate(info.value).id == "sglang/attn-tp-kv-replication"
@@ -148,7 +148,7 @@ def test_attention_tp_kv_replication():
 
 
 def test_attention_tp_heads():
-    from enrich.demo import attn_tp_kv_heads
+    from founding import attn_tp_kv_heads
     with pytest.raises(ValueError) as info:
         attn_tp_kv_heads(kv_heads=12, attn_tp=16)
     assert enrich.annotate(info.value).id == "sglang/attn-tp-heads"

@@ -17,7 +17,7 @@ def scheduler_like_child(log_path: str) -> None:
     from sglang.srt.managers import scheduler    # its `from sglang.utils import get_exception_traceback`
     from sglang.srt.plugins import load_plugins
     load_plugins()                               # enrich arrives through its sglang.srt.plugins entry point
-    from enrich.demo import raise_scenario
+    from founding import raise_scenario
     logging.basicConfig(filename=log_path, level=logging.INFO, format="[%(asctime)s TP0] %(message)s",
                         force=True)              # sglang configures logging on import; log where we read
     try:

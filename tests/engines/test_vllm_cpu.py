@@ -14,7 +14,7 @@ VLLM = Path(__file__).resolve().parents[2] / ".cache" / "vllm-0.34.0"
 CHILD = """
 from vllm.plugins import load_general_plugins
 load_general_plugins()                              # vLLM's own loader runs enrich's plugin
-from enrich.activation import current
+from enrich.activation.installer import current
 handle = current()
 print("ACTIVE", handle is not None and handle.active and "vllm" in [i.name for i in handle.integrations])
 import vllm.config.model, vllm.v1.attention.selector

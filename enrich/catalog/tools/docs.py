@@ -7,44 +7,18 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from enrich.catalog import Catalog, Entry
+from enrich.catalog import Catalog
+from enrich.render.page import markdown, page_of
 
 
 # --- reference pages, one per entry (the way rustc's error index works) ---------------------------
-
-def entry_markdown(entry: Entry) -> str:
-    lines = [f"# {entry.id}: {entry.title}", "",
-             f"*{entry.engine}, {entry.component}*" + (f", versions `{entry.versions}`" if entry.versions else ""), "",
-             "## What it means", "", " ".join(entry.meaning.split()), "", "## Usual causes", ""]
-    lines += [f"- {cause}" for cause in entry.causes]
-    lines += ["", "## Fixes", "", "enrich fills the `{values}` in from the failing process.", ""]
-    lines += [f"{i}. " + " — or: ".join(f"`{alt}`" if "{" in alt else alt for alt in alts)
-              for i, alts in enumerate(entry.fixes, 1)]
-    if entry.example is not None:
-        failing, fixed = entry.example
-        lines += ["", "## Example", "", "Failing:", "", "```", failing.strip(), "```", "", "Fixed:", "",
-                  "```", fixed.strip(), "```"]
-    sample = entry.samples[0]
-    lines += ["", "## The error as it appears", "", "```", f"{sample.exception or entry.exceptions[0]}: "
-              f"{sample.message or '(bare assert) ' + (sample.source or '')}", "```", f"From {sample.origin}."]
-    lines += ["", "## How enrich recognises it", "", f"- exceptions: {', '.join(entry.exceptions)}"]
-    if entry.message is not None:
-        lines.append(f"- message: `{entry.message.pattern}`")
-    lines += [f"- raise site: `{site}`" for site in entry.sites]
-    if entry.source is not None:
-        lines.append(f"- source line: `{entry.source.pattern}`")
-    if len(entry.samples) > 1:
-        lines += ["", "## Other samples", ""] + [f"- `{s.message[:200]}` ({s.origin})" for s in entry.samples[1:]]
-    lines += ["", "## Source", ""] + [f"- {link}" for link in entry.links]
-    return "\n".join(lines) + "\n"
-
 
 def write_docs(catalog: Catalog, directory: Path) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     index = ["# enrich catalog", "", "| ID | component | title |", "|---|---|---|"]
     for entry in sorted(catalog.entries.values(), key=lambda e: e.id):
         path = directory / f"{entry.id.replace('/', '--')}.md"
-        path.write_text(entry_markdown(entry))
+        path.write_text(markdown(page_of(entry)))
         index.append(f"| [{entry.id}]({path.name}) | {entry.component} | {entry.title} |")
     (directory / "README.md").write_text("\n".join(index) + "\n")
     return len(catalog.entries)

@@ -5,27 +5,11 @@ import re
 import pytest
 
 from enrich.catalog import get_catalog, load_files
-from enrich.samples import check_samples
+from enrich.catalog.tools.samples import check_samples
 
-GOOD = '''
-engine = "demo"
-component = "config"
-[[entry]]
-id = "demo/good"
-title = "A good entry"
-meaning = "m"
-causes = ["c"]
-summary = ["{n} is odd"]
-fixes = ["use {n_plus}"]
-[entry.match]
-exceptions = ["ValueError"]
-message = 'odd (?P<n>\\d+)'
-[entry.derive]
-n_plus = { helper = "divisors", args = ["n"] }
-[[entry.samples]]
-message = "odd 3"
-origin = "test"
-'''
+from conftest import entry_toml
+
+GOOD = entry_toml()
 
 
 def test_shipped_catalog_loads_without_problems():
@@ -93,3 +77,22 @@ def test_a_typo_in_a_subtable_is_reported(tmp_path, mutation, field):
     (tmp_path / "bad.toml").write_text(GOOD.replace(*mutation))
     catalog = load_files([tmp_path / "bad.toml"], root=tmp_path)
     assert not catalog.entries and field in catalog.problems[0].field
+
+
+def test_a_third_party_catalog_brings_its_own_derive_helper(tmp_path, use_catalog):
+    from enrich.catalog.derive import HELPERS, register
+
+    @register(name="acme_double")
+    def double(n):
+        return str(2 * int(n))
+    try:
+        with pytest.raises(ValueError, match="already registered"):
+            register(lambda n: n, name="divisors")      # a built-in keeps its meaning
+        loaded = use_catalog(tmp_path, acme=entry_toml("acme/odd", fixes="use {twice}",
+                                                        tables='[entry.derive]\ntwice = { helper = "acme_double", args = ["n"] }'))
+        assert loaded.problems == [] and "acme/odd" in loaded.entries
+        import enrich
+        enrichment = enrich.annotate(ValueError("odd 21"))
+        assert enrichment is not None and enrichment.fixes == ("use 42",)
+    finally:
+        HELPERS.pop("acme_double", None)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import sys
 import threading
 
+from enrich import sinks
 from enrich.guard import fail_open
+from enrich.pipeline import process
+from enrich.state import active as _active
 
 
 class SysExceptHook:
@@ -15,10 +18,8 @@ class SysExceptHook:
     def __call__(self, exc_type, exc, tb):
         if _active():
             with fail_open("sys.excepthook"):
-                from enrich.pipeline import process
-                from enrich.sinks import flush
                 process(exc, "excepthook")
-                flush()   # the interpreter exits next
+                sinks.flush()   # the interpreter exits next
         self.previous(exc_type, exc, tb)
 
 
@@ -29,16 +30,8 @@ class ThreadingExceptHook:
     def __call__(self, args):
         if _active():
             with fail_open("threading.excepthook"):
-                from enrich.pipeline import process
                 process(args.exc_value, "threading")
         self.previous(args)
-
-
-def _active() -> bool:
-    """A hook left in a chain after uninstall() (another hook was set on top) passes through."""
-    from enrich.activation import current
-    handle = current()
-    return handle is not None and handle.active
 
 
 def install() -> None:

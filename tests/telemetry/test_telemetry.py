@@ -18,8 +18,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import StatusCode
 
 import enrich
-from enrich.integration import Integration, Target
-from enrich.telemetry import RateLimit, fingerprint
+from enrich.activation.integration import Integration, Target
+from enrich.telemetry.otel import RateLimit, fingerprint
 
 from conftest import FIXTURES
 
@@ -47,7 +47,7 @@ def recorded(otel, demo_catalog, monkeypatch):
     logs.clear()
     monkeypatch.delenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN", raising=False)
     enrich.install(integrations=[DEMO])
-    from enrich.activation import _telemetry_sink
+    from enrich.activation.installer import _telemetry_sink
     _telemetry_sink().rate_limit = RateLimit()      # each test starts with a fresh burst allowance
     import demo_targets
     yield spans, logs, reader, demo_targets
@@ -144,7 +144,7 @@ SEAM_CHILD = textwrap.dedent("""
     trace.set_tracer_provider(provider)
     import enrich
     from enrich.catalog import load_files, reset
-    from enrich.integration import Integration, Target
+    from enrich.activation.integration import Integration, Target
     from pathlib import Path
     reset(load_files([Path(sys.argv[2])]))
     enrich.install(integrations=[Integration("demo", targets=(

@@ -10,11 +10,11 @@ SCRIPT = textwrap.dedent("""
     import json, multiprocessing as mp, subprocess, sys
 
     def report(queue):
-        from enrich.activation import current
+        from enrich.activation.installer import current
         queue.put(bool(current() and current().active))
 
     if __name__ == "__main__":
-        from enrich.activation import current
+        from enrich.activation.installer import current
         results = {"parent": bool(current() and current().active),
                    "start_method_untouched": mp.get_start_method(allow_none=True) is None}
         for method in ("spawn", "forkserver", "fork"):
@@ -51,19 +51,19 @@ def test_enrich_run_reaches_spawn_forkserver_fork_and_subprocess_children(tmp_pa
 
 
 def test_without_the_opt_in_nothing_is_activated(tmp_path):
-    from enrich.launcher import BOOTSTRAP
+    from enrich.activation.launcher import BOOTSTRAP
     env = {**os.environ, "PYTHONPATH": str(BOOTSTRAP)}
     env.pop("ENRICH_AUTO", None)
-    out = subprocess.run([sys.executable, "-c", "from enrich.activation import current; print(current())"],
+    out = subprocess.run([sys.executable, "-c", "from enrich.activation.installer import current; print(current())"],
                          env=env, capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "None", out.stderr
 
 
 def test_a_forked_child_is_not_blocked_by_a_lock_held_in_the_parent(demo_catalog):
     import enrich
-    from enrich import activation
+    from enrich import state
 
-    with activation._lock:                       # a fork while another thread is inside install()
+    with state.lock:                       # a fork while another thread is inside install()
         pid = os.fork()
         if pid == 0:                             # child: must be able to take the lock and enrich
             try:

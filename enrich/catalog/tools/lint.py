@@ -8,8 +8,8 @@ except ImportError:  # pragma: no cover - 3.10
     import sre_parse  # type: ignore[no-redef]
 
 from enrich.catalog import Catalog
-from enrich.catalog.index import alternative_words
-from enrich.samples import check_samples
+from enrich.catalog.regex import alternative_words
+from enrich.catalog.tools.samples import check_samples
 
 UNBOUNDED = sre_parse.MAXREPEAT
 

@@ -1,8 +1,9 @@
-"""``enrich demo``: the four founding errors, raised by sglang's own code on this CPU.
+"""The founding errors and their siblings, raised by sglang's own code on this CPU.
 
 Each scenario builds the smallest real input that makes sglang 0.5.23 fail the
 way users hit it (tiny random models, no downloads) and lets the exception
-leave. The tests use the same scenarios. Needs the ``sglang-cpu`` extra.
+leave. The demo (examples/demo.py) and the engine tests use the same scenarios.
+Needs the ``sglang-cpu`` extra.
 """
 
 from __future__ import annotations
@@ -255,28 +256,3 @@ def run_isolated(names: tuple[str, ...], processes: int = 2) -> list[tuple[BaseE
 
     with multiprocessing.get_context("spawn").Pool(processes, maxtasksperchild=1) as pool:
         return pool.map(_in_child, names, chunksize=1)
-
-
-def main(names: tuple[str, ...] = FOUNDING) -> int:
-    try:
-        import sglang  # noqa: F401
-    except ImportError:
-        print("enrich demo needs sglang and its CPU dependencies: pip install '.[sglang-cpu]' "
-              "&& pip install --no-deps sglang==0.5.23", file=sys.stderr)
-        return 1
-    print("Raising sglang 0.5.23's founding errors from its own code, each in a spawned process with "
-          "enrich.install() (tiny random models, CPU)...\n")
-    for name, (exc, text, telemetry) in zip(names, run_isolated(names)):
-        print(f"=== {name}: the end of the traceback, as sglang would log it")
-        print("\n".join(text.rstrip().splitlines()[-8:]))
-        if telemetry.get("span event"):
-            print("--- the OpenTelemetry span event it produced (enrich.* and error.type attributes)")
-            print(json.dumps(telemetry["span event"], indent=2))
-            for metric, attributes, value in telemetry.get("counter", []):
-                print(f"--- counter {metric} {json.dumps(attributes)} = {value}")
-        else:
-            record = getattr(exc, "_enrich", None) or {}
-            print("--- the structured record on the exception (install opentelemetry-sdk to see telemetry)")
-            print(json.dumps({k: record.get(k) for k in ("id", "summary", "fixes", "values", "site")}, indent=2))
-        print()
-    return 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enrich.explain import Enrichment
+from enrich.model import Enrichment
 
 
 def note(enrichment: Enrichment) -> str:

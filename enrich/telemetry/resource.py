@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from opentelemetry.sdk.resources import Resource, ResourceDetector
 
-from enrich.integration import discover
-from enrich.telemetry import context_attributes
+from enrich.activation.integration import discover
+from enrich.telemetry.otel import context_attributes
 from enrich.versions import installed_version
 
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from enrich.drift import defines, missing_targets
-from enrich.integration import Integration, Target, discover
+from enrich.catalog.tools.drift import defines, missing_targets
+from enrich.activation.integration import Integration, Target, discover
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 VLLM_SRC = Path(os.environ.get("ENRICH_VLLM_SRC", ROOT / ".cache" / "vllm-0.34.0"))
 INTEGRATIONS = {i.name: i for i in discover()}
 

@@ -6,7 +6,7 @@ import ast
 from importlib.util import find_spec
 from pathlib import Path
 
-from enrich.integration import Integration
+from enrich.activation.integration import Integration
 
 
 def module_file(module: str, root: Path | None = None) -> Path | None:

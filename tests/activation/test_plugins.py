@@ -5,7 +5,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
 def make_distribution(site: Path) -> None:
@@ -20,7 +20,7 @@ def make_distribution(site: Path) -> None:
     (site / "acme_patterns" / "__init__.py").write_text("")
     (site / "acme_patterns" / "demo.toml").write_text((FIXTURES / "demo_catalog.toml").read_text())
     (site / "acme_integration.py").write_text(textwrap.dedent("""
-        from enrich.integration import Integration, Target
+        from enrich.activation.integration import Integration, Target
         integration = Integration(name="acme", targets=(Target("launch", "demo_targets", "launch"),))
     """))
 

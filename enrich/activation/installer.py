@@ -7,10 +7,12 @@ import sys
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from enrich import forksafe, hooks, settings, sinks
+from enrich import settings, sinks, state
+from enrich.activation import hooks
+from enrich.activation.integration import Integration, Target, discover
+from enrich.activation.wrapping import Patch, make_seam, make_wrapper, wrap_attribute
 from enrich.guard import fail_open, logger
-from enrich.integration import Integration, Target
-from enrich.wrapping import Patch, make_seam, make_wrapper, wrap_attribute
+from enrich.pipeline import process
 
 
 @dataclass(eq=False)
@@ -33,19 +35,14 @@ class Handle:
         return not ({integration.name, integration.full_name(target)} & self.disabled)
 
 
-_lock = forksafe.Lock(reentrant=True)
-_handle: Handle | None = None
-
-
 def install(*, integrations: list[Integration] | None = None, disable: tuple[str, ...] = (),
             excepthooks: bool = True, telemetry: bool = True) -> Handle:
-    global _handle
-    with _lock:
-        if _handle is not None:
-            return _handle
+    with state.lock:
+        if state.handle is not None:
+            return state.handle
         if settings.disabled():
-            _handle = Handle()
-            return _handle
+            state.handle = Handle()
+            return state.handle
         handle = Handle(disabled=settings.disabled_targets() | frozenset(disable), active=True)
         with fail_open("install"):
             if telemetry:
@@ -53,20 +50,18 @@ def install(*, integrations: list[Integration] | None = None, disable: tuple[str
             if excepthooks:
                 hooks.install()
             if integrations is None:
-                from enrich.integration import discover
                 integrations = discover()
             handle.integrations = tuple(i for i in integrations if i.name not in handle.disabled)
-            _handle = handle   # import hooks fire at once for modules already imported, and look here
+            state.handle = handle   # import hooks fire at once for modules already imported, and look here
             for integration in handle.integrations:
                 _watch(integration)
-        _handle = handle   # also when part of the set-up failed: what did install stays managed
+        state.handle = handle   # also when part of the set-up failed: what did install stays managed
         return handle
 
 
 def uninstall() -> None:
-    global _handle
-    with _lock:
-        handle, _handle = _handle, None
+    with state.lock:
+        handle, state.handle = state.handle, None
         if handle is None:
             return
         handle.active = False
@@ -79,13 +74,28 @@ def uninstall() -> None:
 
 
 def current() -> Handle | None:
-    return _handle
+    return state.handle
 
 
 @functools.lru_cache(maxsize=1)
 def _telemetry_sink():
-    from enrich.telemetry import OpenTelemetrySink
-    return OpenTelemetrySink()
+    # Imported here, not at the top: the telemetry module pulls in the OpenTelemetry API
+    # (~30 ms), which install(telemetry=False) and `import enrich` never need.
+    from enrich.telemetry.otel import OpenTelemetrySink
+    return OpenTelemetrySink(context=_engine_context)
+
+
+def _engine_context() -> dict:
+    """Attributes the installed integrations can tell (ranks, engine version); handed to telemetry."""
+    attributes: dict = {}
+    handle = state.handle
+    for integration in handle.integrations if handle else ():
+        if integration.context is not None:
+            try:
+                attributes.update(integration.context())
+            except Exception:  # noqa: BLE001 - an engine that is not set up yet tells nothing
+                pass
+    return attributes
 
 
 _hooked_modules: set[str] = set()   # post-import hooks live as long as the process; one per module
@@ -108,7 +118,7 @@ def _watch(integration: Integration) -> None:
 
 def _on_import(module_name: str):
     def hook(module: ModuleType) -> None:
-        handle = _handle                 # whatever is installed when the module arrives
+        handle = state.handle            # whatever is installed when the module arrives
         if handle is None or not handle.active:
             return
         for integration in handle.integrations:
@@ -128,16 +138,14 @@ def _wrap(handle: Handle, integration: Integration, target: Target, module: Modu
     mechanism = f"{'seam' if target.seam else 'entrypoint'}:{name}"
 
     def on_error(exc: BaseException) -> None:
-        if _handle is not None and _handle.active:
-            from enrich.pipeline import process
+        if state.active():
             process(exc, mechanism)
 
     def on_seam() -> None:
         exc = sys.exc_info()[1]
         if exc is not None:
             on_error(exc)
-            from enrich.sinks import flush
-            flush()   # the engine is about to log, signal its parent and be killed
+            sinks.flush()   # the engine is about to log, signal its parent and be killed
 
     patch = wrap_attribute(module, target.attr, (lambda fn: make_seam(fn, on_seam)) if target.seam
                            else (lambda fn: make_wrapper(fn, on_error)))

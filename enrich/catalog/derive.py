@@ -1,9 +1,12 @@
-"""Named helpers that turn captured values into concrete advice.
+"""Named derive helpers that turn captured values into concrete advice.
 
 Catalog entries call these by name (``[entry.derive]``) instead of holding
 arithmetic in data. A helper receives raw values (ints, modules, tensors) and
 returns text; it must not call ``repr()`` on what it is given. When an argument
 is missing the derived value is simply not available.
+
+A third-party catalog (entry point ``enrich.catalogs``) brings its own helpers with
+:func:`register`, called when its package is imported (before its entries are parsed).
 """
 
 from __future__ import annotations
@@ -21,8 +24,26 @@ _SCALE_HINTS = ("scale", "scalar", "softmax", "temperature", "head_dim")
 
 
 def helper(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The built-in helpers' decorator."""
     HELPERS[fn.__name__] = fn
     return fn
+
+
+def register(fn: Callable[..., Any] | None = None, *, name: str | None = None):
+    """Register a derive helper under ``name`` (default: the function's name); usable as a decorator.
+
+    A name already taken by another function is refused (ValueError): entries of every catalog
+    must keep meaning what their authors tested.
+    """
+    def add(func: Callable[..., Any]) -> Callable[..., Any]:
+        key = name or func.__name__
+        if not key.isidentifier():
+            raise ValueError(f"derive helper name {key!r} is not an identifier")
+        if HELPERS.get(key, func) is not func:
+            raise ValueError(f"derive helper {key!r} is already registered")
+        HELPERS[key] = func
+        return func
+    return add(fn) if fn is not None else add
 
 
 def _int(value: Any) -> int | None:

@@ -13,13 +13,14 @@ import os
 import socket
 import time
 import traceback
-from collections import OrderedDict
-from typing import Any
+from typing import Any, Callable
 
 from enrich import forksafe
-from enrich.explain import Enrichment
 from enrich.facts import formats_itself, safe_message
+from enrich.model import Enrichment
 from enrich.redact import redact_text
+from enrich.telemetry.ratelimit import RateLimit
+from enrich.versions import VERSION
 
 MAX_STACKTRACE = 32_768
 # Mechanisms after which the process is going down (severity FATAL for log records).
@@ -32,54 +33,24 @@ def fingerprint(enrichment: Enrichment) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-class RateLimit:
-    """Per fingerprint: the first ``burst`` events, then one per ``interval`` seconds."""
-
-    def __init__(self, burst: int = 5, interval: float = 60.0, size: int = 1024):
-        self.burst, self.interval, self.size = burst, interval, size
-        self._seen: OrderedDict[str, list] = OrderedDict()   # key -> [window start, count, suppressed]
-        self._lock = forksafe.Lock()
-
-    def allow(self, key: str, now: float | None = None) -> tuple[bool, int]:
-        """Whether to emit, and how many were suppressed since the last emitted one."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            state = self._seen.pop(key, None) or [now, 0, 0]
-            self._seen[key] = state
-            if len(self._seen) > self.size:
-                self._seen.popitem(last=False)
-            if now - state[0] >= self.interval:
-                state[0], state[1] = now, 0
-            state[1] += 1
-            if state[1] <= self.burst:
-                suppressed, state[2] = state[2], 0
-                return True, suppressed
-            state[2] += 1
-            return False, 0
-
-
-def context_attributes() -> dict[str, Any]:
-    """Who is reporting: host, process, and the engine's ranks where an integration can tell."""
+def context_attributes(engine_context: Callable[[], dict] | None = None) -> dict[str, Any]:
+    """Who is reporting: host, process, the launcher's ranks, and what ``engine_context`` (handed
+    down by the installer from the integrations) can tell."""
     attributes: dict[str, Any] = {"host.name": socket.gethostname(), "process.pid": os.getpid()}
     for name in ("RANK", "LOCAL_RANK", "WORLD_SIZE"):
         if os.environ.get(name, "").isdigit():
             attributes[f"enrich.{name.lower()}"] = int(os.environ[name])
-    from enrich.activation import current
-    handle = current()
-    for integration in handle.integrations if handle else ():
-        if integration.context is not None:
-            try:
-                attributes.update(integration.context())
-            except Exception:  # noqa: BLE001 - an engine that is not set up yet tells nothing
-                pass
+    if engine_context is not None:
+        attributes.update(engine_context())
     return attributes
 
 
 class OpenTelemetrySink:
     """Sink (see enrich.sinks) that reports enriched exceptions to OpenTelemetry."""
 
-    def __init__(self, rate_limit: RateLimit | None = None):
+    def __init__(self, rate_limit: RateLimit | None = None, context: Callable[[], dict] | None = None):
         self.rate_limit = rate_limit or RateLimit()
+        self.context = context
         self._instruments: tuple | None = None
         self._entries_seen: set[tuple[str, str]] = set()
         self._lock = forksafe.Lock()
@@ -89,11 +60,10 @@ class OpenTelemetrySink:
             from opentelemetry import metrics, trace
             from opentelemetry._logs import get_logger
 
-            from enrich import __version__
-            meter = metrics.get_meter("enrich", __version__)
+            meter = metrics.get_meter("enrich", VERSION)
             self._instruments = (
-                trace.get_tracer("enrich", __version__),
-                get_logger("enrich", __version__),
+                trace.get_tracer("enrich", VERSION),
+                get_logger("enrich", VERSION),
                 meter.create_counter("enrich.exceptions", unit="{exception}",
                                      description="Exceptions recognised by enrich, by catalog entry"),
                 meter.create_up_down_counter("enrich.entry", unit="1",
@@ -118,6 +88,7 @@ class OpenTelemetrySink:
         if not allowed:
             return
         attributes = self.attributes(exc, enrichment, key, entrypoint)
+        attributes.update(context_attributes(self.context))
         if suppressed:
             attributes["enrich.suppressed"] = suppressed
         signal = os.environ.get("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN", "").strip().lower()
@@ -154,7 +125,6 @@ class OpenTelemetrySink:
             "enrich.docs": enrichment.docs,
             "enrich.fingerprint": key,
             **{f"enrich.value.{k}": v for k, v in enrichment.values.items()},
-            **context_attributes(),
         }
 
     @staticmethod

@@ -1,0 +1,1 @@
+"""Catalog authoring: lint, drift against engine source, reference pages, drafts, figures."""

@@ -1,0 +1,106 @@
+"""The reference page of one catalog entry, as one model rendered three ways: for a terminal
+(``enrich explain ID``), as markdown (``enrich catalog docs``) and as JSON (``--json``)."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from enrich.catalog import Entry
+
+
+@dataclass(frozen=True)
+class Page:
+    id: str
+    title: str
+    engine: str
+    component: str
+    versions: str
+    meaning: str                             # one paragraph, whitespace folded
+    causes: tuple[str, ...]
+    fixes: tuple[tuple[str, ...], ...]       # each fix: its alternatives, best first (templates)
+    example: tuple[str, str] | None          # (failing, fixed)
+    exceptions: tuple[str, ...]
+    message: str | None                      # the message pattern
+    sites: tuple[str, ...]
+    source: str | None                       # the raise-line pattern
+    samples: tuple[tuple[str, str, str], ...]   # (exception class, text as raised, where it came from)
+    links: tuple[str, ...]
+
+
+def page_of(entry: Entry) -> Page:
+    def sample_text(sample) -> str:
+        return sample.message or "(bare assert) " + (sample.source or "")
+    return Page(
+        id=entry.id, title=entry.title, engine=entry.engine, component=entry.component,
+        versions=str(entry.versions) if entry.versions else "", meaning=" ".join(entry.meaning.split()),
+        causes=tuple(entry.causes), fixes=tuple(tuple(alts) for alts in entry.fixes),
+        example=(entry.example[0].strip(), entry.example[1].strip()) if entry.example is not None else None,
+        exceptions=tuple(entry.exceptions), message=entry.message.pattern if entry.message is not None else None,
+        sites=tuple(entry.sites), source=entry.source.pattern if entry.source is not None else None,
+        samples=tuple((s.exception or entry.exceptions[0], sample_text(s), s.origin) for s in entry.samples), links=tuple(entry.links))
+
+
+def terminal(page: Page, width: int = 88) -> str:
+    def para(text: str, hang: int = 0) -> str:
+        return textwrap.fill(" ".join(text.split()), width=width, initial_indent="  ",
+                             subsequent_indent="  " + " " * hang)
+
+    lines = [f"{page.id}: {page.title}", f"  engine: {page.engine}   component: {page.component}"
+             + (f"   versions: {page.versions}" if page.versions else ""), "", "What it means", para(page.meaning),
+             "", "Usual causes"]
+    lines += [para(f"- {cause}", 2) for cause in page.causes]
+    lines += ["", "Fixes (enrich fills in the values of the failing process)"]
+    lines += [para(f"{i}. {' / or: '.join(alts)}", 3) for i, alts in enumerate(page.fixes, 1)]
+    if page.example is not None:
+        failing, fixed = page.example
+        lines += ["", "Failing", textwrap.indent(failing, "    "), "Fixed", textwrap.indent(fixed, "    ")]
+    lines += ["", "Recognised by", f"  exceptions: {', '.join(page.exceptions)}"]
+    if page.message is not None:
+        lines.append(f"  message:    {page.message}")
+    lines += [f"  raise site: {site}" for site in page.sites]
+    if page.source is not None:
+        lines.append(f"  source:     {page.source}")
+    lines += ["", "Samples"]
+    for _, text, origin in page.samples:
+        lines += [f"  {text}", f"    from {origin}"]
+    if page.links:
+        lines += ["", "Source"] + [f"  {link}" for link in page.links]
+    return "\n".join(lines)
+
+
+def markdown(page: Page) -> str:
+    lines = [f"# {page.id}: {page.title}", "",
+             f"*{page.engine}, {page.component}*" + (f", versions `{page.versions}`" if page.versions else ""), "",
+             "## What it means", "", page.meaning, "", "## Usual causes", ""]
+    lines += [f"- {cause}" for cause in page.causes]
+    lines += ["", "## Fixes", "", "enrich fills the `{values}` in from the failing process.", ""]
+    lines += [f"{i}. " + " — or: ".join(f"`{alt}`" if "{" in alt else alt for alt in alts)
+              for i, alts in enumerate(page.fixes, 1)]
+    if page.example is not None:
+        failing, fixed = page.example
+        lines += ["", "## Example", "", "Failing:", "", "```", failing, "```", "", "Fixed:", "", "```", fixed, "```"]
+    if page.samples:
+        exception, text, origin = page.samples[0]
+        lines += ["", "## The error as it appears", "", "```", f"{exception}: {text}", "```",
+                  f"From {origin}."]
+    lines += ["", "## How enrich recognises it", "", f"- exceptions: {', '.join(page.exceptions)}"]
+    if page.message is not None:
+        lines.append(f"- message: `{page.message}`")
+    lines += [f"- raise site: `{site}`" for site in page.sites]
+    if page.source is not None:
+        lines.append(f"- source line: `{page.source}`")
+    if len(page.samples) > 1:
+        lines += ["", "## Other samples", ""] + [f"- `{text[:200]}` ({origin})" for _, text, origin in page.samples[1:]]
+    lines += ["", "## Source", ""] + [f"- {link}" for link in page.links]
+    return "\n".join(lines) + "\n"
+
+
+def as_json(page: Page) -> dict:
+    data = dict(page.__dict__)
+    data["fixes"] = [list(alts) for alts in page.fixes]
+    data["example"] = {"failing": page.example[0], "fixed": page.example[1]} if page.example else None
+    data["samples"] = [{"exception": exc, "text": text, "origin": origin} for exc, text, origin in page.samples]
+    for name in ("causes", "exceptions", "sites", "links"):
+        data[name] = list(data[name])
+    return data
