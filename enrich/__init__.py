@@ -4,7 +4,7 @@
     enrich.install()
 
 Importing this package is cheap: everything else loads on install() or on the
-first exception.
+first exception, which is why the functions below import inside their bodies.
 """
 
 from __future__ import annotations

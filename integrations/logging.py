@@ -27,7 +27,7 @@ class EnrichFilter(logging.Filter):
         with fail_open("logging filter"):
             exc = record.exc_info[1] if isinstance(record.exc_info, tuple) else None
             if exc is not None:
-                from enrich.pipeline import process
+                from enrich.pipeline import process   # loaded with the first exception, not with logging set-up
                 enrichment = process(exc, "logging")
                 if enrichment is not None:
                     _put(record, enrichment)

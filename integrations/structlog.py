@@ -37,7 +37,7 @@ def add_enrichment(logger: Any, method_name: str, event_dict: dict) -> dict:
     with fail_open("structlog processor"):
         exc = _exception(event_dict.get("exc_info"))
         if exc is not None:
-            from enrich.pipeline import process
+            from enrich.pipeline import process   # loaded with the first exception, not with logging set-up
             enrichment = process(exc, "structlog")
             if enrichment is not None:
                 event_dict["enrich"] = enrichment.log_fields()
