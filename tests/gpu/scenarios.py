@@ -70,3 +70,16 @@ def run_child(name: str) -> subprocess.CompletedProcess:
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
         script.write("import enrich; enrich.install()\n" + textwrap.dedent(CHILD[name]))
     return subprocess.run([sys.executable, script.name], capture_output=True, text=True, timeout=300)
+
+
+def duplicate_gpu_rank(rank: int, port: int) -> None:
+    """One of two ranks put on the same GPU (a wrong CUDA_VISIBLE_DEVICES or device map): NCCL
+    refuses at its first collective; torch.multiprocessing.spawn carries the traceback to the parent."""
+    import torch
+    import torch.distributed as dist
+
+    torch.cuda.set_device(0)
+    dist.init_process_group("nccl", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=2)
+    tensor = torch.ones(1, device="cuda")
+    dist.all_reduce(tensor)
+    torch.cuda.synchronize()

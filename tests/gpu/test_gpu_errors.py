@@ -73,3 +73,22 @@ def test_context_poisoning_errors_in_their_own_process(name, entry):
     record(name, "child", out.stderr[-3000:], None)
     assert out.returncode != 0
     assert f"more: enrich explain {entry}" in out.stderr, out.stderr[-2000:]
+
+
+def test_nccl_error_of_a_spawned_rank_gets_its_note_in_the_parent():
+    """The child's whole traceback arrives as the message of the parent's ProcessRaisedException."""
+    import socket
+
+    import torch.multiprocessing as mp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(Exception) as info:
+        mp.spawn(scenarios.duplicate_gpu_rank, args=(port,), nprocs=2)
+    exc = info.value
+    enrichment = enrich.annotate(exc)
+    notes = getattr(exc, "__notes__", [])
+    record("duplicate_gpu_rank", type(exc).__qualname__, str(exc), notes[0] if notes else None)
+    assert type(exc).__name__ == "ProcessRaisedException"
+    assert enrichment is not None and enrichment.id == "torch/nccl-duplicate-gpu", str(exc)[-1500:]
