@@ -21,6 +21,8 @@ from enrich.preflight.facts import Facts
 from enrich.preflight.shape import NOT_APPLICABLE
 
 MAX_CANDIDATE = 128
+# The order in which an engine meets the problems at start-up: the first one is the one it reports.
+STAGES = ("config", "distributed", "model-load", "attention-patching", "kernel-launch", "memory", "kv-cache", "startup")
 
 
 @dataclass
@@ -32,6 +34,7 @@ class Finding:
     fixes: list[str]
     values: dict[str, str]
     check: str                       # what the rule found, in numbers ("28 % 8 = 4")
+    component: str = ""
     resolution: str | None = None
 
     def as_json(self) -> dict[str, Any]:
@@ -121,7 +124,7 @@ def evaluate_rule(entry: Entry, rule: Predict, facts: Facts, outcome: Outcome, r
     if check is None:
         return None
     if not render_it:
-        return Finding(entry.id, entry.title, rule.severity, "", [], {}, str(check))
+        return Finding(entry.id, entry.title, rule.severity, "", [], {}, str(check), entry.component)
     shown = {name: display(value, name, MAX_DERIVED if name in entry.derive or name in rule.derive else MAX_TEXT)
              for name, value in raw.items() if value is not NOT_APPLICABLE}
     fixes = [text for text in (first_rendered(alts, shown) for alts in entry.fixes) if text]
@@ -129,7 +132,7 @@ def evaluate_rule(entry: Entry, rule: Predict, facts: Facts, outcome: Outcome, r
         id=entry.id, title=entry.title, severity=rule.severity,
         summary=first_rendered(entry.summary, shown) or entry.title,
         fixes=fixes or [render(alts[-1], shown, missing="?") for alts in entry.fixes],
-        values=shown, check=str(check), resolution=getattr(entry, "resolution", None))
+        values=shown, check=str(check), component=entry.component, resolution=getattr(entry, "resolution", None))
 
 
 def _inputs(names: tuple[str, ...], derive: dict[str, Derived]) -> list[str]:
@@ -163,7 +166,7 @@ def evaluate(entries: list[Entry], facts: Facts, render_it: bool = True) -> Outc
             if finding is not None:
                 outcome.findings.append(finding)
                 break
-    outcome.findings.sort(key=lambda f: f.severity != "error")
+    outcome.findings.sort(key=lambda f: (f.severity != "error", STAGES.index(f.component) if f.component in STAGES else 99))
     return outcome
 
 
