@@ -53,12 +53,12 @@ def compute_dtype_bytes(m: dict[str, Any], args: dict[str, Any]) -> float:
 
 
 def _activation_tokens(engine: str, version: Version | None, args: dict[str, Any], gpu_gib: float | None,
-                       gpu_name: str) -> int:
+                       gpu_name: str, max_len: int | None) -> int:
     if engine == "sglang":
         return max(args.get("chunked_prefill_size") or (8192 if (gpu_gib or 0) > 60 else 2048), 2048)
     if args.get("max_num_batched_tokens"):
         return args["max_num_batched_tokens"]
-    max_len = args.get("max_model_len") or 2048
+    max_len = max_len or 2048
     if version is not None and version < Version("0.8"):
         return 2048 if max_len > 32768 else max(max_len, 2048)
     big = (gpu_gib or 0) >= 70 and "a100" not in gpu_name.lower()
@@ -110,7 +110,7 @@ def memory_plan(engine: str, version: Version | None, m: dict[str, Any], args: d
         util = args.get("gpu_memory_utilization") or 0.9
         budget = gpu_gib * util
         plan["budget_gib"] = round(budget, 2)
-        tokens = _activation_tokens(engine, version, args, gpu_gib, getattr(gpu, "name", ""))
+        tokens = _activation_tokens(engine, version, args, gpu_gib, getattr(gpu, "name", ""), max_len)
         seqs = args.get("max_num_seqs") or (1024 if tokens >= 8192 else 256)
         act = activation_gib(m, tokens, tp, seqs)
         if act is None:

@@ -99,6 +99,9 @@ def shape(model: Model) -> dict[str, Any]:
         "max_len": max_len,
         "max_len_key": max_len_key,
         "sliding_window": text.get("sliding_window"),
+        "moe_every": _first(text, "interleave_moe_layer_step", "moe_layer_freq") or 1,
+        "dense_intermediate": _first(text, "intermediate_size_mlp", "intermediate_size"),
+        "shared_experts": _first(text, "n_shared_experts", "num_shared_experts"),
         "weight_bytes": model.weight_bytes,
         "weight_source": model.weight_source,
     }
@@ -113,13 +116,18 @@ def estimate_weight_bytes(m: dict[str, Any]) -> int | None:
     kv = m["kv_heads"] if isinstance(m["kv_heads"], int) else heads
     attention = hidden * head_dim * (2 * heads + 2 * kv)
     inter = m["intermediate"] or 4 * hidden
+    dense = 3 * hidden * (m.get("dense_intermediate") or inter)
     if isinstance(m["experts"], int):
-        mlp = 3 * hidden * (m["moe_intermediate"] or inter) * m["experts"]
+        every = m.get("moe_every") if isinstance(m.get("moe_every"), int) and m["moe_every"] > 0 else 1
+        moe_layers = layers // every
+        expert = 3 * hidden * (m["moe_intermediate"] or inter)
+        shared = m.get("shared_experts") if isinstance(m.get("shared_experts"), int) else 1
+        mlp_total = moe_layers * expert * (m["experts"] + shared) + (layers - moe_layers) * dense
     else:
-        mlp = 3 * hidden * inter
-    params = layers * (attention + mlp) + 2 * vocab * hidden
+        mlp_total = layers * dense
+    params = layers * attention + mlp_total + 2 * vocab * hidden
     bits = m["quant_bits"] if isinstance(m["quant_bits"], int) else None
     per_param = bits / 8 if bits else (m["dtype_bytes"] or 2)
-    if m["quant_method"] == "fp8":
+    if "fp8" in str(m["quant_method"]):
         per_param = 1
     return int(params * per_param)
