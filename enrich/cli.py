@@ -128,6 +128,9 @@ def _run(command: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     if hasattr(signal, "SIGPIPE"):   # `enrich catalog list | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["preflight"]:   # its own parser: everything after the word is its arguments
+        return __import__("enrich.preflight.cli", fromlist=["main"]).main(argv[1:])
     parser = argparse.ArgumentParser(prog="enrich", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("explain", help="explain a catalog entry (ID), or every error in a log file (PATH, - for stdin)")

@@ -8,7 +8,7 @@ from enrich.capture import MAX_DERIVED, MAX_TEXT, capture, display
 from enrich.facts import Facts
 from enrich.model import Enrichment
 from enrich.guard import fail_open
-from enrich.catalog.derive import HELPERS
+from enrich.catalog import derive
 from enrich.match import Match
 
 
@@ -17,14 +17,7 @@ def explain(match: Match, facts: Facts, mechanism: str = "") -> Enrichment:
     raw: dict[str, Any] = {k: _number(v) for k, v in match.groups.items()}
     if match.frame is not None and match.frame.live is not None:
         raw.update(capture(match.frame.live, entry.capture))
-    for name, spec in entry.derive.items():
-        args = [facts.message if arg == "message" else raw.get(arg) for arg in spec.args]
-        if any(a is None for a in args):
-            continue
-        with fail_open(f"helper {spec.helper}"):
-            result = HELPERS[spec.helper](*args)
-            if result is not None:
-                raw[name] = result
+    derive.apply(entry.derive, raw, message=facts.message)
     shown = {name: display(value, name, MAX_DERIVED if name in entry.derive else MAX_TEXT)
              for name, value in raw.items()}
     fixes = [text for text in (first_rendered(alts, shown) for alts in entry.fixes) if text]

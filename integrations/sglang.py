@@ -60,3 +60,5 @@ def plugin() -> None:
     """sglang's plugin hook: runs in every sglang process before the model loads."""
     import enrich
     enrich.install()
+    from enrich.preflight import at_startup
+    at_startup("sglang")   # once, in the launching process; ENRICH_PREFLIGHT=off|warn|block

@@ -36,3 +36,5 @@ def plugin() -> None:
     """vLLM's general-plugin hook: runs in every vLLM process."""
     import enrich
     enrich.install()
+    from enrich.preflight import at_startup
+    at_startup("vllm")   # once, in the launching process; ENRICH_PREFLIGHT=off|warn|block

@@ -29,6 +29,28 @@ def helper(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+def apply(specs: dict, values: dict[str, Any], *, message: str | None = None, drop_empty: bool = False,
+          absent: Callable[[Any], bool] = lambda value: value is None) -> None:
+    """Run an entry's ``[entry.derive]`` helpers over ``values``, adding their results in place.
+
+    A helper whose arguments are not all present is skipped; the argument name ``message`` is
+    the exception's message. With ``drop_empty``, a derived value that cannot be computed (or
+    comes out None) is removed, so templates that need it fall back to plainer ones.
+    """
+    from enrich.guard import fail_open   # guard imports logging; derive stays import-light for the loader
+
+    for name, spec in specs.items():
+        args = [message if arg == "message" else values.get(arg) for arg in spec.args]
+        result = None
+        if not any(absent(a) for a in args):
+            with fail_open(f"helper {spec.helper}"):
+                result = HELPERS[spec.helper](*args)
+        if result is not None:
+            values[name] = result
+        elif drop_empty:
+            values.pop(name, None)
+
+
 def register(fn: Callable[..., Any] | None = None, *, name: str | None = None):
     """Register a derive helper under ``name`` (default: the function's name); usable as a decorator.
 
@@ -254,3 +276,111 @@ def after_caret(message: Any) -> str | None:
         return None
     last = [line.strip() for line in message.splitlines() if line.strip()]
     return last[-1][:200] if last and "^" not in last[-1] else None
+
+
+# Checks and figures for predictions made before the engine starts (``[entry.predict]``).
+# A check returns a short statement of what is wrong, or None when nothing is.
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return value
+    try:
+        return float(str(value).strip())
+    except ValueError:
+        return None
+
+
+def _sizes(value: Any) -> list[int]:
+    items = value if isinstance(value, (list, tuple)) else str(value).replace(",", " ").split()
+    return [n for n in (_int(v) for v in items) if n is not None]
+
+
+@helper
+def not_divisible(n: Any, d: Any) -> str | None:
+    """"28 % 8 = 4" when d does not divide n."""
+    a, b = _int(n), _int(d)
+    return f"{a} % {b} = {a % b}" if a is not None and b and a % b else None
+
+
+@helper
+def uneven_split(n: Any, d: Any) -> str | None:
+    """Like not_divisible, but only when n is at least d (the engines split the larger count)."""
+    a, b = _int(n), _int(d)
+    return not_divisible(a, b) if a is not None and b and a >= b else None
+
+
+@helper
+def per_rank(n: Any, parts: Any) -> int | None:
+    """n split evenly over parts, or None when it does not split."""
+    a, b = _int(n), _int(parts)
+    return a // b if a is not None and b and a % b == 0 else None
+
+
+@helper
+def exceeds(value: Any, limit: Any) -> str | None:
+    """"131072 > 32768" when value is larger than limit."""
+    a, b = _number(value), _number(limit)
+    return f"{value} > {limit}" if a is not None and b is not None and a > b else None
+
+
+@helper
+def below(value: Any, floor: Any) -> str | None:
+    """"7.5 < 8.0" when value is smaller than floor."""
+    a, b = _number(value), _number(floor)
+    return f"{value} < {floor}" if a is not None and b is not None and a < b else None
+
+
+@helper
+def gib(n_bytes: Any) -> str | None:
+    """A byte count in GiB with two decimals, as the engines print it."""
+    n = _number(n_bytes)
+    return f"{n / 2**30:.2f}" if n is not None else None
+
+
+@helper
+def sizes_within(candidates: Any, allowed: Any) -> str | None:
+    """The sizes in a list ("1, 2, 4, 28") that are also allowed: suggestions re-checked by other rules."""
+    keep = set(_sizes(allowed))
+    sizes = [n for n in _sizes(candidates) if n in keep]
+    return _join(sizes) if sizes else None
+
+
+@helper
+def nearest_tp_within(allowed: Any, tp: Any) -> str | None:
+    """The allowed TP sizes closest to the current one, below and above it: "--tp 4"."""
+    current, sizes = _int(tp), sorted(set(_sizes(allowed)))
+    if current is None or not sizes:
+        return None
+    picks = [s for s in sizes if s < current][-1:] + [s for s in sizes if s > current][:1]
+    return " or ".join(f"--tp {s}" for s in picks) or None
+
+
+@helper
+def names_unknown(names: Any, known: Any) -> str | None:
+    """The names (e.g. config.json architectures) when none of them is among the known ones."""
+    wanted = [names] if isinstance(names, str) else list(names or [])
+    pool = set(known or ())
+    return str(wanted) if wanted and not any(n in pool for n in wanted) else None
+
+
+@helper
+def not_in(value: Any, allowed: Any) -> str | None:
+    """"72 not in [32, 64, 128]" when value is not one of the allowed numbers."""
+    number, sizes = _int(value), _sizes(allowed)
+    return f"{number} not in {sizes}" if number is not None and sizes and number not in sizes else None
+
+
+@helper
+def bf16_unsupported(dtype: Any, capability: Any) -> str | None:
+    """bfloat16 on a GPU below compute capability 8.0."""
+    return below(capability, "8.0") if str(dtype).replace("torch.", "") in ("bfloat16", "bf16") else None
+
+
+@helper
+def needs_remote_code(auto_map: Any, trusted: Any, model_type: Any, known_types: Any) -> str | None:
+    """The checkpoint brings its own code (auto_map), transformers lacks its model_type, and it is not trusted."""
+    if auto_map is True and trusted is not True and model_type not in set(known_types or ()):
+        return f"model_type {model_type!s} needs the checkpoint's own code"
+    return None

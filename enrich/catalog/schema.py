@@ -46,6 +46,19 @@ class Derived:
 
 
 @dataclass(frozen=True)
+class Predict:
+    """One rule that predicts the entry's failure before the engine starts (see docs/preflight.md)."""
+
+    when: Derived                    # a helper over the values: a result other than None means "it will fail"
+    values: dict[str, tuple[str, ...]]   # name -> fact paths (config.x, args.y, gpu.z...), first present wins
+    const: dict[str, Any] = field(default_factory=dict)
+    derive: dict[str, Derived] = field(default_factory=dict)   # after the entry's own derive; may re-check its names
+    engines: tuple[str, ...] = ()    # the launch engines it applies to
+    severity: str = "error"          # "warning": the failure is likely, not certain
+    versions: Any = None             # the launch engine's releases this rule holds for (SpecifierSet)
+
+
+@dataclass(frozen=True)
 class Entry:
     id: str
     title: str
@@ -69,6 +82,7 @@ class Entry:
     links: tuple[str, ...] = ()
     file: str = ""
     distribution: str = ""           # the package ``versions`` is about; the engine's name if not given
+    predict: tuple[Predict, ...] = ()
 
     @functools.cached_property
     def literal_weight(self) -> int:
@@ -138,7 +152,7 @@ class _Reader:
 
 
 _KNOWN = {"id", "title", "engine", "distribution", "component", "versions", "wrapper", "example", "match", "capture", "derive",
-          "meaning", "causes", "summary", "fixes", "links", "samples"}
+          "meaning", "causes", "summary", "fixes", "links", "samples", "predict"}
 
 
 def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dict) -> Entry:
@@ -217,6 +231,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         summary=summary, fixes=fixes, samples=tuple(samples), message=message, sites=sites,
         source=source, require_site=require_site, versions=_versions(r), capture=capture, derive=derive,
         links=r.strs("links"), file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
+        predict=_predicts(r, helpers),
     )
 
 
@@ -260,3 +275,77 @@ def _example(r: _Reader) -> tuple[str, str] | None:
     e = _Reader(r.file, f"{r.path}.example", r.table_of("example"))
     e.only({"failing", "fixed"})
     return e.str("failing"), e.str("fixed")
+
+
+FACT_PATH = re.compile(r"^(model|config|vision|args|gpu|plan|engine|host|verified)(\.[A-Za-z_]\w*)+$")
+LAUNCH_ENGINES = ("vllm", "sglang")
+SEVERITIES = ("error", "warning")
+
+
+def _derived(reader: _Reader, key: str, spec: Any, helpers: dict, inputs: set[str]) -> Derived:
+    d = _Reader(reader.file, f"{reader.path}.{key}", spec if isinstance(spec, dict) else {})
+    if not isinstance(spec, dict):
+        raise d.fail("", "must be a table { helper = NAME, args = [...] }")
+    d.only({"helper", "args"})
+    name = d.str("helper")
+    if name not in helpers:
+        raise d.fail("helper", f"unknown helper {name!r}")
+    args = d.strs("args", required=True)
+    missing = [a for a in args if a not in inputs]
+    if missing:
+        raise d.fail("args", f"{missing[0]!r} is not a predict value, a constant or derived earlier")
+    return Derived(name, args)
+
+
+def _predicts(r: _Reader, helpers: dict) -> tuple[Predict, ...]:
+    """``[entry.predict]`` (one rule) or ``[[entry.predict]]`` (several)."""
+    raw = r.table.get("predict")
+    if raw is None:
+        return ()
+    tables = [raw] if isinstance(raw, dict) else raw
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise r.fail("predict", "must be a table or an array of tables")
+    return tuple(_predict(_Reader(r.file, f"{r.path}.predict[{i}]", t), r, helpers)
+                 for i, t in enumerate(tables))
+
+
+def _predict(p: _Reader, entry: _Reader, helpers: dict) -> Predict:
+    p.only({"when", "values", "const", "derive", "engines", "severity", "versions"})
+    values: dict[str, tuple[str, ...]] = {}
+    for name, paths in p.table_of("values").items():
+        paths = [paths] if isinstance(paths, str) else paths
+        if not NAME.match(name) or not isinstance(paths, list) or not paths or not all(
+                isinstance(x, str) and FACT_PATH.match(x) for x in paths):
+            raise p.fail(f"values.{name}", f"must map a name to fact paths matching {FACT_PATH.pattern}")
+        values[name] = tuple(paths)
+    const = p.table_of("const")
+    for name, value in const.items():
+        if not NAME.match(name) or isinstance(value, (dict, list)):
+            raise p.fail(f"const.{name}", "must map a name to a string or a number")
+    inputs = set(values) | set(const)
+    # the entry's own derive runs first, on whatever of its inputs the prediction supplies
+    for name, spec in _entry_derive(entry).items():
+        if isinstance(spec, dict) and set(spec.get("args", ())) <= inputs:
+            inputs.add(name)
+    derive = {}
+    for name, spec in p.table_of("derive").items():
+        if not NAME.match(name):
+            raise p.fail(f"derive.{name}", "must be a plain name")
+        derive[name] = _derived(p, f"derive.{name}", spec, helpers, inputs)
+        inputs.add(name)
+    when = _derived(p, "when", p.table.get("when"), helpers, inputs)
+    engines = p.strs("engines") or (entry.table.get("engine"),)
+    for i, engine in enumerate(engines):
+        if engine not in LAUNCH_ENGINES:
+            raise p.fail(f"engines[{i}]", f"{engine!r} is not one of {', '.join(LAUNCH_ENGINES)} "
+                                          "(say which engines' launches this rule is for)")
+    severity = p.str("severity", required=False) or "error"
+    if severity not in SEVERITIES:
+        raise p.fail("severity", f"{severity!r} is not one of {', '.join(SEVERITIES)}")
+    return Predict(when=when, values=values, const=dict(const), derive=derive, engines=tuple(engines),
+                   severity=severity, versions=_versions(p))
+
+
+def _entry_derive(entry: _Reader) -> dict:
+    derive = entry.table.get("derive", {})
+    return derive if isinstance(derive, dict) else {}
