@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 from enrich.catalog import Entry, get_catalog
+from enrich.resolution import meaning as resolution_meaning
 
 
 def entry_page(entry: Entry) -> str:
@@ -19,8 +20,9 @@ def entry_page(entry: Entry) -> str:
                              subsequent_indent="  " + " " * hang)
 
     lines = [f"{entry.id}: {entry.title}", f"  engine: {entry.engine}   component: {entry.component}"
-             + (f"   versions: {entry.versions}" if entry.versions else ""), "", "What it means", para(entry.meaning),
-             "", "Usual causes"]
+             + (f"   versions: {entry.versions}" if entry.versions else ""),
+             f"  resolution: {entry.resolution}: {resolution_meaning(entry.resolution)}", "",
+             "What it means", para(entry.meaning), "", "Usual causes"]
     lines += [para(f"- {cause}", 2) for cause in entry.causes]
     lines += ["", "Fixes (enrich fills in the values of the failing process)"]
     lines += [para(f"{i}. {' / or: '.join(alts)}", 3) for i, alts in enumerate(entry.fixes, 1)]
@@ -43,6 +45,13 @@ def entry_page(entry: Entry) -> str:
     return "\n".join(lines)
 
 
+def entry_json(entry: Entry) -> dict:
+    return {"id": entry.id, "title": entry.title, "engine": entry.engine, "component": entry.component,
+            "resolution": entry.resolution, "versions": str(entry.versions) if entry.versions else None,
+            "meaning": " ".join(entry.meaning.split()), "causes": list(entry.causes),
+            "fixes": [list(alts) for alts in entry.fixes], "links": list(entry.links), "file": entry.file}
+
+
 def explain(args: argparse.Namespace) -> int:
     if args.target == "-" or Path(args.target).is_file():
         return explain_log(args)
@@ -54,7 +63,7 @@ def explain(args: argparse.Namespace) -> int:
         print(f"enrich: no catalog entry {args.id!r}" + (f"; did you mean: {', '.join(near)}" if near else ""),
               file=sys.stderr)
         return 2
-    print(entry_page(entry))
+    print(json.dumps(entry_json(entry), indent=2) if args.json else entry_page(entry))
     return 0
 
 
@@ -79,8 +88,11 @@ def catalog_command(args: argparse.Namespace) -> int:
     entries = sorted(catalog.entries.values(), key=lambda e: e.id)
     args.arg = " ".join(args.args)
     if args.action == "list":
+        if args.json:
+            print(json.dumps([entry_json(entry) for entry in entries], indent=2))
+            return 0
         for entry in entries:
-            print(f"{entry.id:48s} {entry.component:18s} {entry.title}")
+            print(f"{entry.id:48s} {entry.component:18s} {entry.resolution:14s} {entry.title}")
         return 0
     if args.action == "show":
         args.target = args.arg
@@ -168,13 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("explain", help="explain a catalog entry (ID), or every error in a log file (PATH, - for stdin)")
     p.add_argument("target", metavar="ID|PATH|-")
-    p.add_argument("--json", action="store_true", help="for a log: one JSON object per finding")
+    p.add_argument("--json", action="store_true", help="JSON: the entry, or one object per finding of a log")
     p.set_defaults(run=explain)
     p = sub.add_parser("catalog", help="list, show, search or lint the catalog; scan an engine's source for drift")
     p.add_argument("action", choices=["list", "show", "search", "lint", "scan", "docs", "import", "stats"])
     p.add_argument("args", nargs="*", help="ID for show, words for search, PACKAGE for scan and stats, "
                                            "DIR for docs, FILE (a JSON error record) for import")
-    p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--json", action="store_true", help="list, show: JSON")
     p.set_defaults(run=catalog_command)
     p = sub.add_parser("demo", help="raise the founding errors from real sglang code and show the enrichment")
     p.set_defaults(run=demo)

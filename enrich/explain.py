@@ -27,6 +27,7 @@ class Enrichment:
     mechanism: str = ""
     links: tuple[str, ...] = ()
     generic: bool = False
+    resolution: str = ""     # what an orchestrator should do (enrich.resolution); "" when not in the catalog
 
     @property
     def docs(self) -> str:
@@ -69,6 +70,7 @@ def explain(match: Match, facts: Facts, mechanism: str = "") -> Enrichment:
         site=match.frame.site if match.frame else "",
         mechanism=mechanism,
         links=entry.links,
+        resolution=entry.resolution,
     )
 
 

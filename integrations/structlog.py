@@ -10,7 +10,7 @@ dict_tracebacks, ExceptionRenderer):
         structlog.processors.JSONRenderer(),
     ])
 
-The event gets ``enrich`` = {id, title, summary, fixes, values, site}; the exception gets its
+The event gets ``enrich`` = {id, title, summary, fixes, values, site, resolution}; the exception gets its
 note, so text renderers show it too. Frame locals are never added.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from enrich.guard import fail_open
 
-FIELDS = ("id", "title", "summary", "fixes", "values", "site")
+FIELDS = ("id", "title", "summary", "fixes", "values", "site", "resolution")
 
 
 def _exception(exc_info: Any) -> BaseException | None:

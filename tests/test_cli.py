@@ -35,6 +35,7 @@ def test_lint_rejects_backtracking_and_wordless_patterns(tmp_path):
     (tmp_path / "bad.toml").write_text('''
 engine = "demo"
 component = "config"
+resolution = "fix-config"
 [[entry]]
 id = "demo/slow"
 title = "t"

@@ -168,6 +168,7 @@ def test_an_exception_storm_keeps_memory_flat(demo_catalog):
 SECRET_CATALOG = '''
 engine = "demo"
 component = "startup"
+resolution = "fix-config"
 [[entry]]
 id = "demo/unreachable"
 title = "Endpoint unreachable"
