@@ -88,6 +88,12 @@ def _telemetry_sink():
     return OpenTelemetrySink()
 
 
+def _handled_in(exc: BaseException, functions: tuple[str, ...]) -> bool:
+    """Whether the function catching ``exc`` (the first frame of its traceback) is one of these."""
+    tb = exc.__traceback__
+    return bool(functions) and tb is not None and tb.tb_frame.f_code.co_name in functions
+
+
 _hooked_modules: set[str] = set()   # post-import hooks live as long as the process; one per module
 
 
@@ -127,17 +133,21 @@ def _wrap(handle: Handle, integration: Integration, target: Target, module: Modu
         return
     mechanism = f"{'seam' if target.seam else 'entrypoint'}:{name}"
 
-    def on_error(exc: BaseException) -> None:
+    def on_error(exc: BaseException):
         if _handle is not None and _handle.active:
             from enrich.pipeline import process
-            process(exc, mechanism)
+            return process(exc, mechanism)
+        return None
 
     def on_seam() -> None:
         exc = sys.exc_info()[1]
         if exc is not None:
-            on_error(exc)
+            enrichment = on_error(exc)
             from enrich.sinks import flush
             flush()   # the engine is about to log, signal its parent and be killed
+            if _handled_in(exc, target.fatal_in):
+                from enrich.termination import report_fatal
+                report_fatal(enrichment)
 
     patch = wrap_attribute(module, target.attr, (lambda fn: make_seam(fn, on_seam)) if target.seam
                            else (lambda fn: make_wrapper(fn, on_error)))

@@ -17,8 +17,10 @@ class SysExceptHook:
             with fail_open("sys.excepthook"):
                 from enrich.pipeline import process
                 from enrich.sinks import flush
-                process(exc, "excepthook")
+                from enrich.termination import report_fatal
+                enrichment = process(exc, "excepthook")
                 flush()   # the interpreter exits next
+                report_fatal(enrichment, set_status=True)
         self.previous(exc_type, exc, tb)
 
 
@@ -49,6 +51,9 @@ def install() -> None:
             import exceptiongroup  # noqa: F401
     if not isinstance(sys.excepthook, SysExceptHook):
         sys.excepthook = SysExceptHook(sys.excepthook)
+    with fail_open("exit status handler"):
+        from enrich.termination import arm
+        arm()
     if not isinstance(threading.excepthook, ThreadingExceptHook):
         threading.excepthook = ThreadingExceptHook(threading.excepthook)
 

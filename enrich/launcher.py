@@ -1,5 +1,6 @@
 """``enrich run -- CMD ...``: run a command with enrich active in it and in every Python
-process it starts (an environment opt-in honoured at interpreter start)."""
+process it starts (an environment opt-in honoured at interpreter start), under a supervisor
+that explains the deaths Python cannot report (enrich.supervisor)."""
 
 from __future__ import annotations
 
@@ -20,5 +21,5 @@ def child_environment(env: dict[str, str] | None = None) -> dict[str, str]:
 def run(command: list[str]) -> int:
     if not command:
         raise SystemExit("enrich run: give a command, e.g. enrich run -- python -m sglang.launch_server ...")
-    os.execvpe(command[0], command, child_environment())   # replaces this process; no return
-    return 0
+    from enrich.supervisor import run as supervise
+    return supervise(command)
