@@ -23,7 +23,7 @@ from enrich.redact import redact_text
 
 MAX_STACKTRACE = 32_768
 # Mechanisms after which the process is going down (severity FATAL for log records).
-TERMINAL = ("seam:", "excepthook")
+TERMINAL = ("seam:", "excepthook", "supervisor")
 
 
 def fingerprint(enrichment: Enrichment) -> str:
