@@ -37,7 +37,8 @@ from enrich.guard import fail_open
 
 RING_BYTES = 256 * 1024      # the tail of stderr kept for classification
 TAIL_LINES = 200
-CHUNK = 64 * 1024
+CHUNK = 256 * 1024
+PIPE_SIZE = 1024 * 1024      # a larger pipe: fewer, larger copies (Linux F_SETPIPE_SZ)
 FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP")
 DRAIN_S = 2.0                # after the child exits, how long to wait for its descendants' output
 
@@ -153,6 +154,7 @@ def run(command: list[str]) -> int:
     before = cgroup.read_oom_kills(counters)
     merged = _same_file(1, 2)
     read_end, write_end = os.pipe()
+    _enlarge(read_end)
     try:
         child = subprocess.Popen(command, env=env, stderr=write_end, stdout=write_end if merged else None)
     except OSError as exc:
@@ -182,6 +184,14 @@ def run(command: list[str]) -> int:
     finally:
         with fail_open("supervisor report file"):
             os.unlink(report_path)
+
+
+def _enlarge(pipe: int) -> None:
+    try:
+        import fcntl
+        fcntl.fcntl(pipe, getattr(fcntl, "F_SETPIPE_SZ", 1031), PIPE_SIZE)
+    except (ImportError, OSError):
+        pass   # not Linux, or above /proc/sys/fs/pipe-max-size: the default size works too
 
 
 def _forward_signals(child: subprocess.Popen) -> dict:
