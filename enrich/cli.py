@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from enrich.catalog import get_catalog
-from enrich.render.page import page_of, terminal
+from enrich.render.page import as_json, page_of, terminal
 
 
 def explain(args: argparse.Namespace) -> int:
@@ -23,7 +23,7 @@ def explain(args: argparse.Namespace) -> int:
         print(f"enrich: no catalog entry {args.id!r}" + (f"; did you mean: {', '.join(near)}" if near else ""),
               file=sys.stderr)
         return 2
-    print(terminal(page_of(entry)))
+    print(json.dumps(as_json(page_of(entry)), indent=2) if args.json else terminal(page_of(entry)))
     return 0
 
 
@@ -48,8 +48,11 @@ def catalog_command(args: argparse.Namespace) -> int:
     entries = sorted(catalog.entries.values(), key=lambda e: e.id)
     args.arg = " ".join(args.args)
     if args.action == "list":
+        if args.json:
+            print(json.dumps([as_json(page_of(entry)) for entry in entries], indent=2))
+            return 0
         for entry in entries:
-            print(f"{entry.id:48s} {entry.component:18s} {entry.title}")
+            print(f"{entry.id:48s} {entry.component:18s} {entry.resolution:14s} {entry.title}")
         return 0
     if args.action == "show":
         args.target = args.arg
@@ -121,7 +124,7 @@ def scan_command(package: str, catalog) -> int:
 
 
 def _run(command: list[str]) -> int:
-    from enrich.activation.launcher import run
+    from enrich.activation.supervisor import run
     return run(command[1:] if command[:1] == ["--"] else command)
 
 
@@ -135,13 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("explain", help="explain a catalog entry (ID), or every error in a log file (PATH, - for stdin)")
     p.add_argument("target", metavar="ID|PATH|-")
-    p.add_argument("--json", action="store_true", help="for a log: one JSON object per finding")
+    p.add_argument("--json", action="store_true", help="JSON: the entry, or one object per finding of a log")
     p.set_defaults(run=explain)
     p = sub.add_parser("catalog", help="list, show, search or lint the catalog; scan an engine's source for drift")
     p.add_argument("action", choices=["list", "show", "search", "lint", "scan", "docs", "import", "stats"])
     p.add_argument("args", nargs="*", help="ID for show, words for search, PACKAGE for scan and stats, "
                                            "DIR for docs, FILE (a JSON error record) for import")
-    p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--json", action="store_true", help="list, show: JSON")
     p.set_defaults(run=catalog_command)
     p = sub.add_parser("run", help="run a command with enrich active in it and every Python process it starts")
     p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")

@@ -29,6 +29,7 @@ def explain(match: Match, facts: Facts, mechanism: str = "") -> Enrichment:
         site=match.frame.site if match.frame else "",
         mechanism=mechanism,
         links=entry.links,
+        resolution=entry.resolution,
     )
 
 

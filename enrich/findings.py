@@ -11,6 +11,7 @@ from enrich.explain import explain
 from enrich.logtext import TextException, scan, to_facts
 from enrich.match import best_match
 from enrich.redact import redact_text
+from enrich.catalog.resolution import line as resolution_line
 
 
 @dataclass
@@ -30,12 +31,14 @@ class Finding:
     kind: str = "exception"        # or "log": an error line that is not an exception
     wrapper: bool = False          # its catalog entry says it wraps an error found elsewhere
     generic: bool = False          # not in the catalog: the summary states the raise site's condition
+    resolution: str | None = None  # what an orchestrator should do (enrich.resolution)
 
     def as_json(self) -> dict:
         return {"id": self.id, "exception": self.exception or None, "message": self.message, "line": self.line,
                 "count": self.count, "fixes": self.fixes, "title": self.title, "summary": self.summary,
                 "partial": self.partial, "root_cause": self.root_cause, "streams": self.streams,
-                "site": self.site, "kind": self.kind, "generic": self.generic}
+                "site": self.site, "kind": self.kind, "generic": self.generic,
+                "resolution": self.resolution}
 
 
 def findings(stream: IO[str], catalog: Catalog | None = None) -> list[Finding]:
@@ -76,6 +79,7 @@ def _finding(exc: TextException, catalog: Catalog) -> Finding:
         finding.id, finding.title = enrichment.id, enrichment.title
         finding.summary, finding.fixes = enrichment.summary, list(enrichment.fixes)
         finding.wrapper = match.entry.wrapper
+        finding.resolution = enrichment.resolution
     elif facts.raise_frame is not None and facts.raise_frame.source.startswith("assert "):
         # not in the catalog: the printed raise line still says which condition failed
         finding.summary = (f"`{facts.raise_frame.source.rstrip(',( ')}` failed in {finding.site} "
@@ -105,6 +109,7 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
             lines.append("   (raised while handling an earlier error above: that one is the root cause)")
         if f.id:
             lines.append(f"   [{f.id}] {f.summary}" + ("  (identified from the frames only)" if f.partial else ""))
+            lines.append(f"     resolution: {resolution_line(f.resolution)}")
             lines += [f"     fix {i}: {fix}" for i, fix in enumerate(f.fixes, 1)]
             lines.append(f"     more: enrich explain {f.id}")
         elif f.summary:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-LOG_FIELDS = ("id", "title", "summary", "fixes", "values", "site", "mechanism")
+LOG_FIELDS = ("id", "title", "summary", "fixes", "values", "site", "mechanism", "resolution")
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class Enrichment:
     mechanism: str = ""
     links: tuple[str, ...] = ()
     generic: bool = False
+    resolution: str = ""     # what an orchestrator should do (enrich.catalog.resolution); "" when not in the catalog
 
     @property
     def docs(self) -> str:

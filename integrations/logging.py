@@ -5,8 +5,8 @@
     handler.addFilter(EnrichFilter())      # on handlers: logger filters miss propagated records
 
 The exception gets its note before the handler formats it (so the note is in plain-text
-logs), and the record gets ``record.enrich`` (id, title, summary, fixes, values, site) and
-``record.enrich_id`` for JSON formatters and log pipelines. A record whose message carries a
+logs), and the record gets ``record.enrich`` (id, title, summary, fixes, values, site,
+resolution), ``record.enrich_id`` and ``record.enrich_resolution`` for JSON formatters and log pipelines. A record whose message carries a
 traceback as text (sglang's "Scheduler hit an exception: Traceback ...", vLLM's worker lines)
 gets the same: the fields, and the note appended to its message.
 """
@@ -60,6 +60,7 @@ class EnrichFilter(logging.Filter):
 def _put(record: logging.LogRecord, enrichment) -> None:
     record.enrich = enrichment.log_fields()
     record.enrich_id = enrichment.id
+    record.enrich_resolution = enrichment.resolution
 
 
 def instrument(logger: logging.Logger | None = None) -> EnrichFilter:

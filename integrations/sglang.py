@@ -19,6 +19,10 @@ from enrich.activation.integration import Integration, Target
 
 MLX = "sglang.srt.hardware_backend.mlx"
 
+# The top-level handlers that format the exception, log it and signal the parent to kill the tree.
+DEATH_HANDLERS = ("run_scheduler_process", "run_data_parallel_controller_process", "run_detokenizer_process",
+                  "run_multi_detokenizer_router_process", "print_exception_wrapper")
+
 RANKS = ("tp_rank", "tp_size", "pp_rank", "pp_size", "dp_rank", "attn_tp_rank", "attn_tp_size", "attn_dp_rank")
 
 
@@ -51,7 +55,8 @@ integration = Integration(
         Target("model-loader", "sglang.srt.model_loader.loader", "DefaultModelLoader.load_model"),
         Target("kv-cache-scales", "sglang.srt.model_executor.model_runner_components.load_model_utils",
                "load_kv_cache_scales"),
-        Target("exception-traceback", "sglang.utils", "get_exception_traceback", seam=True),
+        Target("exception-traceback", "sglang.utils", "get_exception_traceback", seam=True,
+               fatal_in=DEATH_HANDLERS),
     ),
 )
 

@@ -10,7 +10,7 @@ dict_tracebacks, ExceptionRenderer):
         structlog.processors.JSONRenderer(),
     ])
 
-The event gets ``enrich`` = {id, title, summary, fixes, values, site, mechanism}; the exception gets its
+The event gets ``enrich`` = {id, title, summary, fixes, values, site, mechanism, resolution}; the exception gets its
 note, so text renderers show it too. Frame locals are never added.
 """
 

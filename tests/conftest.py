@@ -53,6 +53,7 @@ def entry_toml(id: str = "demo/good", *, message: str = r"odd (?P<n>\d+)", sampl
     return f'''
 engine = "demo"
 component = "{component}"
+resolution = "fix-config"
 [[entry]]
 id = "{id}"
 title = "A good entry"

@@ -9,6 +9,7 @@ from enrich import sinks
 from enrich.guard import fail_open
 from enrich.pipeline import process
 from enrich.state import active as _active
+from enrich.activation.termination import report_fatal
 
 
 class SysExceptHook:
@@ -18,8 +19,9 @@ class SysExceptHook:
     def __call__(self, exc_type, exc, tb):
         if _active():
             with fail_open("sys.excepthook"):
-                process(exc, "excepthook")
+                enrichment = process(exc, "excepthook")
                 sinks.flush()   # the interpreter exits next
+                report_fatal(enrichment, set_status=True)
         self.previous(exc_type, exc, tb)
 
 
@@ -42,6 +44,9 @@ def install() -> None:
             import exceptiongroup  # noqa: F401
     if not isinstance(sys.excepthook, SysExceptHook):
         sys.excepthook = SysExceptHook(sys.excepthook)
+    with fail_open("exit status handler"):
+        from enrich.activation.termination import arm
+        arm()
     if not isinstance(threading.excepthook, ThreadingExceptHook):
         threading.excepthook = ThreadingExceptHook(threading.excepthook)
 

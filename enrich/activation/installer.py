@@ -10,6 +10,7 @@ from types import ModuleType
 from enrich import settings, sinks, state
 from enrich.activation import hooks
 from enrich.activation.integration import Integration, Target, discover
+from enrich.activation.termination import report_fatal
 from enrich.activation.wrapping import Patch, make_seam, make_wrapper, wrap_attribute
 from enrich.guard import fail_open, logger
 from enrich.pipeline import process
@@ -98,6 +99,12 @@ def _engine_context() -> dict:
     return attributes
 
 
+def _handled_in(exc: BaseException, functions: tuple[str, ...]) -> bool:
+    """Whether the function catching ``exc`` (the first frame of its traceback) is one of these."""
+    tb = exc.__traceback__
+    return bool(functions) and tb is not None and tb.tb_frame.f_code.co_name in functions
+
+
 _hooked_modules: set[str] = set()   # post-import hooks live as long as the process; one per module
 
 
@@ -137,15 +144,18 @@ def _wrap(handle: Handle, integration: Integration, target: Target, module: Modu
         return
     mechanism = f"{'seam' if target.seam else 'entrypoint'}:{name}"
 
-    def on_error(exc: BaseException) -> None:
+    def on_error(exc: BaseException):
         if state.active():
-            process(exc, mechanism)
+            return process(exc, mechanism)
+        return None
 
     def on_seam() -> None:
         exc = sys.exc_info()[1]
         if exc is not None:
-            on_error(exc)
+            enrichment = on_error(exc)
             sinks.flush()   # the engine is about to log, signal its parent and be killed
+            if _handled_in(exc, target.fatal_in):
+                report_fatal(enrichment)
 
     patch = wrap_attribute(module, target.attr, (lambda fn: make_seam(fn, on_seam)) if target.seam
                            else (lambda fn: make_wrapper(fn, on_error)))

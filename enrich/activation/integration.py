@@ -30,6 +30,9 @@ class Target:
     module: str
     attr: str
     seam: bool = False   # called by the engine while it handles an exception (to format and log it)
+    # For a seam: the functions whose ``except`` calling it means the process dies (its
+    # termination message is written then); elsewhere the seam only enriches.
+    fatal_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""``enrich run -- CMD ...``: run a command with enrich active in it and in every Python
-process it starts (an environment opt-in honoured at interpreter start)."""
+"""The environment that activates enrich in every Python process of a tree: the bootstrap
+directory first on PYTHONPATH and ENRICH_AUTO=1, honoured at interpreter start. Used by
+``enrich run`` (see ``enrich.activation.supervisor``)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,3 @@ def child_environment(env: dict[str, str] | None = None) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join([str(BOOTSTRAP), *paths])
     env["ENRICH_AUTO"] = "1"
     return env
-
-
-def run(command: list[str]) -> int:
-    if not command:
-        raise SystemExit("enrich run: give a command, e.g. enrich run -- python -m sglang.launch_server ...")
-    os.execvpe(command[0], command, child_environment())   # replaces this process; no return
-    return 0

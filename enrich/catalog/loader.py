@@ -45,7 +45,7 @@ def parse_file(path: Path, label: str | None = None) -> tuple[list[Entry], list[
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return [], [CatalogError(label, "(file)", f"cannot be read as TOML: {exc}")]
-    defaults = {k: data[k] for k in ("engine", "distribution", "component", "versions") if k in data}
+    defaults = {k: data[k] for k in ("engine", "distribution", "component", "resolution", "versions") if k in data}
     unknown = sorted(set(data) - set(defaults) - {"entry"})
     problems = [CatalogError(label, key, "unknown top-level field") for key in unknown]
     tables = data.get("entry", [])

@@ -1,7 +1,7 @@
 """Catalog entries: the schema, and validation that names the file and field at fault.
 
 An entry file is TOML: optional file-wide defaults (``engine``, ``component``,
-``versions``) and an array of ``[[entry]]`` tables. See docs/catalog.md.
+``resolution``, ``versions``) and an array of ``[[entry]]`` tables. See docs/catalog.md.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from enrich.capture import PATH
 from enrich.catalog.regex import literal_runs
+from enrich.catalog.resolution import NAMES as RESOLUTIONS
 
 COMPONENTS = ("model-load", "attention-patching", "kernel-launch", "kv-cache", "memory",
               "distributed", "config", "startup")
@@ -82,6 +83,7 @@ class Entry:
     links: tuple[str, ...] = ()
     file: str = ""
     distribution: str = ""           # the package ``versions`` is about; the engine's name if not given
+    resolution: str = ""             # what an orchestrator should do: one of enrich.catalog.resolution.NAMES
     predict: tuple[Predict, ...] = ()
 
     @functools.cached_property
@@ -151,7 +153,7 @@ class _Reader:
         return value
 
 
-_KNOWN = {"id", "title", "engine", "distribution", "component", "versions", "wrapper", "example", "match", "capture", "derive",
+_KNOWN = {"id", "title", "engine", "distribution", "component", "resolution", "versions", "wrapper", "example", "match", "capture", "derive",
           "meaning", "causes", "summary", "fixes", "links", "samples", "predict"}
 
 
@@ -165,6 +167,9 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
     component = r.str("component")
     if component not in COMPONENTS:
         raise r.fail("component", f"{component!r} is not one of {', '.join(COMPONENTS)}")
+    resolution = r.str("resolution")
+    if resolution not in RESOLUTIONS:
+        raise r.fail("resolution", f"{resolution!r} is not one of {', '.join(RESOLUTIONS)}")
 
     m = _Reader(file, f"{r.path}.match", r.table_of("match"))
     m.only({"exceptions", "message", "sites", "source", "require_site"})
@@ -231,6 +236,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         summary=summary, fixes=fixes, samples=tuple(samples), message=message, sites=sites,
         source=source, require_site=require_site, versions=_versions(r), capture=capture, derive=derive,
         links=r.strs("links"), file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
+        resolution=resolution,
         predict=_predicts(r, helpers),
     )
 

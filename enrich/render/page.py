@@ -7,6 +7,7 @@ import textwrap
 from dataclasses import dataclass
 
 from enrich.catalog import Entry
+from enrich.catalog.resolution import meaning as resolution_meaning
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,7 @@ class Page:
     engine: str
     component: str
     versions: str
+    resolution: str                          # what an orchestrator should do (enrich.catalog.resolution)
     meaning: str                             # one paragraph, whitespace folded
     causes: tuple[str, ...]
     fixes: tuple[tuple[str, ...], ...]       # each fix: its alternatives, best first (templates)
@@ -33,7 +35,7 @@ def page_of(entry: Entry) -> Page:
         return sample.message or "(bare assert) " + (sample.source or "")
     return Page(
         id=entry.id, title=entry.title, engine=entry.engine, component=entry.component,
-        versions=str(entry.versions) if entry.versions else "", meaning=" ".join(entry.meaning.split()),
+        versions=str(entry.versions) if entry.versions else "", resolution=entry.resolution, meaning=" ".join(entry.meaning.split()),
         causes=tuple(entry.causes), fixes=tuple(tuple(alts) for alts in entry.fixes),
         example=(entry.example[0].strip(), entry.example[1].strip()) if entry.example is not None else None,
         exceptions=tuple(entry.exceptions), message=entry.message.pattern if entry.message is not None else None,
@@ -47,7 +49,8 @@ def terminal(page: Page, width: int = 88) -> str:
                              subsequent_indent="  " + " " * hang)
 
     lines = [f"{page.id}: {page.title}", f"  engine: {page.engine}   component: {page.component}"
-             + (f"   versions: {page.versions}" if page.versions else ""), "", "What it means", para(page.meaning),
+             + (f"   versions: {page.versions}" if page.versions else ""),
+             f"  resolution: {page.resolution}: {resolution_meaning(page.resolution)}", "", "What it means", para(page.meaning),
              "", "Usual causes"]
     lines += [para(f"- {cause}", 2) for cause in page.causes]
     lines += ["", "Fixes (enrich fills in the values of the failing process)"]
@@ -72,6 +75,7 @@ def terminal(page: Page, width: int = 88) -> str:
 def markdown(page: Page) -> str:
     lines = [f"# {page.id}: {page.title}", "",
              f"*{page.engine}, {page.component}*" + (f", versions `{page.versions}`" if page.versions else ""), "",
+             f"Resolution: `{page.resolution}` ({resolution_meaning(page.resolution)})", "",
              "## What it means", "", page.meaning, "", "## Usual causes", ""]
     lines += [f"- {cause}" for cause in page.causes]
     lines += ["", "## Fixes", "", "enrich fills the `{values}` in from the failing process.", ""]

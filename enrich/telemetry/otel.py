@@ -24,7 +24,7 @@ from enrich.versions import VERSION
 
 MAX_STACKTRACE = 32_768
 # Mechanisms after which the process is going down (severity FATAL for log records).
-TERMINAL = ("seam:", "excepthook")
+TERMINAL = ("seam:", "excepthook", "supervisor")
 
 
 def fingerprint(enrichment: Enrichment) -> str:
@@ -75,7 +75,8 @@ class OpenTelemetrySink:
         tracer, logger, counter, entries = self._setup()
         entrypoint = enrichment.mechanism.partition(":")[2] or enrichment.mechanism
         counter.add(1, {"error.type": enrichment.id, "enrich.engine": enrichment.engine,
-                        "enrich.component": enrichment.component, "enrich.entrypoint": entrypoint})
+                        "enrich.component": enrichment.component, "enrich.entrypoint": entrypoint,
+                        "enrich.resolution": enrichment.resolution})
         first_fix = enrichment.fixes[0] if enrichment.fixes else ""
         with self._lock:
             new_entry = (enrichment.id, first_fix) not in self._entries_seen
@@ -120,6 +121,7 @@ class OpenTelemetrySink:
             "enrich.fixes": list(enrichment.fixes),
             "enrich.engine": enrichment.engine,
             "enrich.component": enrichment.component,
+            "enrich.resolution": enrichment.resolution,
             "enrich.entrypoint": entrypoint,
             "enrich.mechanism": enrichment.mechanism,
             "enrich.docs": enrichment.docs,
@@ -139,6 +141,7 @@ class OpenTelemetrySink:
         try:
             span.add_event("exception", attributes)
             span.set_attribute("error.type", enrichment.id)
+            span.set_attribute("enrich.resolution", enrichment.resolution)
             span.set_status(Status(StatusCode.ERROR, enrichment.summary))
         finally:
             if own:

@@ -39,6 +39,8 @@ def test_every_entry_has_a_sample_and_a_pinned_source_link():
     (('summary = ["{n} is odd"]', 'summary = ["{m} is odd"]'), "summary[0]", "{m} is not captured"),
     (('helper = "divisors"', 'helper = "nope"'), "derive.n_plus.helper", "unknown helper"),
     (('component = "config"', 'component = "weather"'), "component", "is not one of"),
+    (('resolution = "fix-config"', 'resolution = "reboot"'), "entry[0] (demo/good).resolution", "is not one of"),
+    (('resolution = "fix-config"\n', ''), "entry[0] (demo/good).resolution", "is required"),
     (('[[entry.samples]]\nmessage = "odd 3"\norigin = "test"', ''), "samples", "at least one"),
     (('summary = ["{n} is odd"]', 'summary = ["{n.__class__} is odd"]'), "summary[0]", "plain name"),
 ])
@@ -96,3 +98,18 @@ def test_a_third_party_catalog_brings_its_own_derive_helper(tmp_path, use_catalo
         assert enrichment is not None and enrichment.fixes == ("use 42",)
     finally:
         HELPERS.pop("acme_double", None)
+
+
+def test_every_entry_names_a_resolution_from_the_vocabulary():
+    from enrich.catalog.resolution import NAMES
+    entries = get_catalog().entries.values()
+    assert all(entry.resolution in NAMES for entry in entries)
+    used = {entry.resolution for entry in entries}
+    assert used == set(NAMES)    # every resolution has at least one entry that needs it
+
+
+def test_an_entry_overrides_its_files_resolution(tmp_path):
+    (tmp_path / "a.toml").write_text(GOOD.replace('title = "A good entry"', 'title = "A good entry"\nresolution = "retry"'))
+    assert load_files([tmp_path / "a.toml"], root=tmp_path).entries["demo/good"].resolution == "retry"
+    (tmp_path / "a.toml").write_text(GOOD)
+    assert load_files([tmp_path / "a.toml"], root=tmp_path).entries["demo/good"].resolution == "fix-config"

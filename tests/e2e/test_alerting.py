@@ -38,6 +38,11 @@ SERVING = textwrap.dedent("""
         ensure_divisibility(16, 6)       # a vision tower's 16 heads at TP 6
     except AssertionError as exc:
         enrich.annotate(exc)             # what the sglang seam does in a scheduler process
+    import torch
+    try:
+        torch.cuda.init()                # this machine has no GPU driver: the node is at fault
+    except RuntimeError as exc:
+        enrich.annotate(exc)
     print("raised", flush=True)
     time.sleep(300)
 """)
@@ -67,7 +72,15 @@ def processes():
             proc.kill()
 
 
-def test_alert_fires_with_entry_id_title_and_first_fix(tmp_path, processes):
+def test_the_rules_are_valid():
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        pytest.skip("promtool is not installed")
+    out = subprocess.run([promtool, "check", "rules", str(RULES)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "SUCCESS: 3 rules found" in out.stdout, out.stdout + out.stderr
+
+
+def test_alerts_are_routed_by_resolution_with_id_title_and_first_fix(tmp_path, processes):
     exporter, prom, am = free_port(), free_port(), free_port()
     (tmp_path / "alertmanager.yml").write_text(textwrap.dedent("""
         route: {receiver: sink, group_wait: 1s, group_interval: 1s}
@@ -91,20 +104,23 @@ def test_alert_fires_with_entry_id_title_and_first_fix(tmp_path, processes):
     processes.append(serving)
     assert serving.stdout.readline().strip() == "raised"
 
-    deadline, alerts = time.monotonic() + 90, []
+    deadline, alerts = time.monotonic() + 90, {}
     while time.monotonic() < deadline:
         try:
-            alerts = [a for a in get_json(f"http://127.0.0.1:{am}/api/v2/alerts")
-                      if a["labels"].get("alertname") == "EnrichKnownError"]
+            alerts = {a["labels"]["alertname"]: a for a in get_json(f"http://127.0.0.1:{am}/api/v2/alerts")}
         except OSError:
             pass
-        if alerts:
+        if {"EnrichKnownError", "EnrichNodeFault"} <= set(alerts):
             break
         time.sleep(1)
-    assert alerts, "no alert reached Alertmanager"
-    [alert] = alerts
-    assert alert["labels"]["error_type"] == "sglang/not-divisible"
-    assert alert["labels"]["enrich_engine"] == "sglang" and alert["labels"]["severity"] == "critical"
-    assert alert["annotations"]["summary"] == ("sglang/not-divisible: A dimension does not split evenly "
-                                               "over the parallel group")
-    assert alert["annotations"]["fix"].startswith("choose a TP size from 1, 2, 4, 8, 16")
+    assert {"EnrichKnownError", "EnrichNodeFault"} <= set(alerts), f"alerts that arrived: {sorted(alerts)}"
+    ticket, page = alerts["EnrichKnownError"], alerts["EnrichNodeFault"]
+    assert ticket["labels"]["error_type"] == "sglang/not-divisible"
+    assert ticket["labels"]["enrich_resolution"] == "fix-config" and ticket["labels"]["severity"] == "ticket"
+    assert ticket["labels"]["enrich_engine"] == "sglang"
+    assert ticket["annotations"]["summary"] == ("sglang/not-divisible (fix-config): A dimension does not split evenly "
+                                                "over the parallel group")
+    assert ticket["annotations"]["fix"].startswith("choose a TP size from 1, 2, 4, 8, 16")
+    assert page["labels"]["error_type"] == "torch/cuda-no-driver"
+    assert page["labels"]["enrich_resolution"] == "drain-node" and page["labels"]["severity"] == "page"
+    assert "EnrichRecurringError" not in alerts      # nothing transient happened

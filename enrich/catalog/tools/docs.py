@@ -64,6 +64,7 @@ def import_record(data: dict) -> str:
         f"title = {_toml(record.get('errorMessage', '')[:80])}",
         f"engine = {_toml(engine)}",
         'component = "config"   # review: model-load, attention-patching, kernel-launch, kv-cache, memory, ...',
+        'resolution = "fix-config"   # review: fix-config, reduce-memory, retry, drain-node, upgrade, report-bug',
         f"meaning = {_toml(record.get('documentation', ''))}",
         f"causes = {_toml([c for c in (record.get('triggerScenarios'), record.get('commonSituations')) if c])}",
         f"summary = {_toml([record.get('errorMessage', '')])}",
