@@ -8,14 +8,22 @@ from collections import Counter
 from pathlib import Path
 
 from enrich.catalog import Catalog, Entry
+from enrich.conditions import is_expression
 
 
 # --- reference pages, one per entry (the way rustc's error index works) ---------------------------
 
 def entry_markdown(entry: Entry) -> str:
     lines = [f"# {entry.id}: {entry.title}", "",
-             f"*{entry.engine}, {entry.component}*" + (f", versions `{entry.versions}`" if entry.versions else ""), "",
-             "## What it means", "", " ".join(entry.meaning.split()), "", "## Usual causes", ""]
+             f"*{entry.engine}, {entry.component}*" + (f", versions `{entry.versions}`" if entry.versions else ""), ""]
+    if entry.retired is not None:
+        lines += ["## Retired", "", "enrich no longer matches this entry, and its ID is not reused: "
+                  + " ".join(entry.retired.split()), ""]
+    lines += ["## What it means", "", " ".join(entry.meaning.split()), ""]
+    if entry.condition is not None:
+        lines += ["## The condition that raises", "", f"`{entry.condition}`" if is_expression(entry.condition)
+                  else " ".join(entry.condition.split()), ""]
+    lines += ["## Usual causes", ""]
     lines += [f"- {cause}" for cause in entry.causes]
     lines += ["", "## Fixes", "", "enrich fills the `{values}` in from the failing process.", ""]
     lines += [f"{i}. " + " — or: ".join(f"`{alt}`" if "{" in alt else alt for alt in alts)
@@ -45,7 +53,8 @@ def write_docs(catalog: Catalog, directory: Path) -> int:
     for entry in sorted(catalog.entries.values(), key=lambda e: e.id):
         path = directory / f"{entry.id.replace('/', '--')}.md"
         path.write_text(entry_markdown(entry))
-        index.append(f"| [{entry.id}]({path.name}) | {entry.component} | {entry.title} |")
+        title = f"retired: {entry.title}" if entry.retired is not None else entry.title
+        index.append(f"| [{entry.id}]({path.name}) | {entry.component} | {title} |")
     (directory / "README.md").write_text("\n".join(index) + "\n")
     return len(catalog.entries)
 
