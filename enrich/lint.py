@@ -42,7 +42,8 @@ def nested_repeat(pattern: str) -> bool:
 
 
 PAGES = Path("docs/catalog")    # the reference pages, when run from a checkout
-OPEN_LEAD = 8   # fixed characters a message must start with to be its own, before any open text
+OPEN_LEAD = 8    # fixed characters a message must start with to be its own, before any open text
+OWN_WORDS = 15   # ...and fewer characters of whole words of its own further on
 
 
 def leading_fixed(pattern: str) -> int:
@@ -101,9 +102,16 @@ def lint(catalog: Catalog, pages: Path | None = PAGES) -> list[str]:
         where = f"{entry.file}: {entry.id}"
         if entry.retired is not None:
             continue     # kept for its ID and page; never matched
+        if entry.sites and entry.condition is None:
+            problems.append(f"{where}: names a raise site but no condition (the check that raises there)")
         if entry.condition is not None and never_holds(entry.condition):
             problems.append(f"{where}: its condition `{entry.condition}` can never hold: the check cannot fail "
                             "(retire the entry)")
+        if (entry.message is not None and not entry.require_site and not entry.not_sites
+                and leading_fixed(entry.message.pattern) < OPEN_LEAD
+                and min(sum(map(len, words)) for words in alternative_words(entry.message)) < OWN_WORDS):
+            problems.append(f"{where}: its message starts with open text that other code raises too: "
+                            "set require_site, or name the sites it must not claim (not_sites)")
         if entry.message is not None and nested_repeat(entry.message.pattern):
             problems.append(f"{where}: message pattern has a nested unbounded repeat (catastrophic backtracking)")
         if entry.source is not None and nested_repeat(entry.source.pattern):
