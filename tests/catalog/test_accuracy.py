@@ -151,3 +151,82 @@ def test_vllm_errors_with_the_same_words_are_not_claimed():
     assert "transformers/config-missing-attribute" not in matched["'ModelConfig' object has no attribute 'model_arch_config'"]
     assert matched["16 is not divisible by 6"].split()[0] == "vllm/not-divisible"
     assert "sglang/not-divisible" not in matched["16 is not divisible by 6"].split()
+
+
+# --- "launch with --tp N": launch units, checked by sglang's own arithmetic ---------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from enrich.helpers import attention_tp_sizes, launch_tp_options, nearest_launch_tp, nearest_launch_tp_kv  # noqa: E402
+
+
+def sglang_accepts(heads: int, kv_heads: int, tp: int, attn_dp: int, attn_cp: int, dcp: int) -> bool:
+    """Does sglang 0.5.23 build the attention layer at this launch? Its own functions where they run on
+    CPU (derive_attn_tp_size; divide, the check ReplicatedParallelGroup runs on attn_tp / dcp); the
+    head checks as written in models/qwen3_5.py Qwen3_5AttentionDecoderLayer.__init__ (L1293-L1299)."""
+    from sglang.srt.distributed.utils import divide
+    from sglang.srt.runtime_context import derive_attn_tp_size
+    if tp % (attn_dp * attn_cp):
+        return False
+    attn_tp = derive_attn_tp_size(tp_size=tp, attn_cp_size=attn_cp, attn_dp_size=attn_dp)
+    try:
+        kv_tp = divide(attn_tp, dcp)
+    except AssertionError:
+        return False
+    if heads % attn_tp:
+        return False
+    return kv_heads % kv_tp == 0 if kv_heads >= kv_tp else kv_tp % kv_heads == 0
+
+
+def _suggested(text: str) -> list[tuple[int, dict[str, int]]]:
+    out = []
+    for option in filter(None, text.split(" or ")):
+        words = option.split()
+        flags = dict(zip(words[::2], map(int, words[1::2])))
+        out.append((flags.pop("--tp"), flags))
+    return out
+
+
+layouts = st.fixed_dictionaries({
+    "kv_heads": st.integers(1, 64), "group": st.sampled_from([1, 2, 3, 4, 5, 6, 8]),
+    "attn_tp": st.integers(1, 64), "attn_dp": st.sampled_from([1, 2, 4, 8]), "attn_cp": st.sampled_from([1, 2]),
+    "dcp": st.sampled_from([1, 2, 4])})
+
+
+@settings(max_examples=300, deadline=None)
+@given(layouts)
+def test_the_suggested_launch_passes_sglangs_checks(layout):
+    from sglang.srt.runtime_context import get_parallel
+    heads, kv = layout["kv_heads"] * layout["group"], layout["kv_heads"]
+    attn_dp, attn_cp, dcp, attn_tp = layout["attn_dp"], layout["attn_cp"], layout["dcp"], layout["attn_tp"]
+    tp = attn_tp * attn_dp * attn_cp
+    with get_parallel().override(tp_size=tp, attn_dp_size=attn_dp, attn_cp_size=attn_cp, attn_dcp_size=dcp):
+        text = nearest_launch_tp(heads, kv, attn_tp)
+    valid = [t for t in range(1, 4096) if sglang_accepts(heads, kv, t, attn_dp, attn_cp, dcp)]
+    assert [t for t in launch_tp_options(heads, kv, dcp, attn_dp, attn_cp) if t < 4096] == valid
+    if text is None:
+        assert not [t for t in valid if t != tp]
+        return
+    kept = {f: n for f, n in (("--attn-dp-size", attn_dp), ("--attn-cp-size", attn_cp), ("--dcp-size", dcp)) if n > 1}
+    for suggested_tp, flags in _suggested(text):
+        assert flags == kept                              # the user's other parallel flags stay as they were
+        assert suggested_tp != tp and sglang_accepts(heads, kv, suggested_tp, attn_dp, attn_cp, dcp)
+    below, above = [t for t in valid if t < tp], [t for t in valid if t > tp]
+    assert [t for t, _ in _suggested(text)] == below[-1:] + above[:1]     # the nearest on each side
+
+
+@settings(max_examples=200, deadline=None)
+@given(layouts)
+def test_dcp_from_the_frames_own_sizes(layout):
+    heads, kv = layout["kv_heads"] * layout["group"], layout["kv_heads"]
+    attn_tp, dcp = layout["attn_tp"] * layout["dcp"], layout["dcp"]
+    text = nearest_launch_tp_kv(heads, kv, attn_tp, attn_tp // dcp)   # no sglang state: attention DP 1
+    for suggested_tp, flags in _suggested(text or ""):
+        assert flags == ({"--dcp-size": dcp} if dcp > 1 else {})
+        assert sglang_accepts(heads, kv, suggested_tp, 1, 1, dcp)
+
+
+def test_attention_tp_sizes_are_in_attention_tp_units():
+    # 24 query / 12 KV heads; with attention DP 2 the launch sizes double, the attention-TP sizes do not
+    assert attention_tp_sizes(24, 12) == "1, 2, 3, 4, 6, 12, 24"
+    assert launch_tp_options(24, 12, attn_dp=2) == [2, 4, 6, 8, 12, 24, 48]
