@@ -4,7 +4,8 @@ Keys, strongest first: the raise site (module + qualname of the innermost
 frames; line numbers drift, so never the line), the source text at that site,
 the message pattern, the exception class (walking the MRO). An entry with a
 message pattern must match the message; an entry without one (a bare assert)
-must match its site. The most specific entry wins.
+must match its site. An entry never claims an error raised at one of its
+``not_sites``, and a retired entry matches nothing. The most specific entry wins.
 """
 
 from __future__ import annotations
@@ -84,8 +85,10 @@ def _site_matches(pattern: str, site: str) -> bool:
 
 
 def _try(entry: Entry, facts: Facts) -> Match | None:
+    if entry.retired is not None:
+        return None
     class_rank = _class_rank(entry, facts)
-    if class_rank is None:
+    if class_rank is None or _claimed_elsewhere(entry, facts):
         return None
     at_site = _site_frame(entry, facts) if entry.sites else None
     frame = at_site[1] if at_site else facts.raise_frame
@@ -108,6 +111,17 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
     depth = at_site[0] if at_site else SITE_DEPTH
     rank = (at_site is not None, source_ok, -depth, entry.literal_weight, -class_rank)
     return Match(entry, groups, frame, rank)
+
+
+def _claimed_elsewhere(entry: Entry, facts: Facts) -> bool:
+    """The error was raised at a site the entry names as not its own (the same words from other code)."""
+    frame = facts.raise_frame
+    if not entry.not_sites or frame is None:
+        return False
+    if frame.textual:
+        module, _, function = frame.site.partition(":")
+        return any(_text_site_matches(pattern, module, function) for pattern in entry.not_sites)
+    return any(_site_matches(pattern, frame.site) for pattern in entry.not_sites)
 
 
 def _version_ok(entry: Entry) -> bool:

@@ -12,6 +12,7 @@ A third-party catalog (entry point ``enrich.catalogs``) brings its own helpers w
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, Callable
 
 HELPERS: dict[str, Callable[..., Any]] = {}
@@ -105,39 +106,92 @@ def gpu_counts_dividing(n: Any) -> str | None:
     return _join(counts) if counts else None
 
 
-def _attention_tp_ok(heads: int | None, kv_heads: int, tp: int) -> bool:
-    # sglang's rule: query heads split evenly; KV heads either split evenly
-    # (kv >= tp) or are replicated evenly (tp a multiple of kv).
-    if heads is not None and heads % tp:
+def _attention_tp_ok(heads: int | None, kv_heads: int, attn_tp: int, dcp: int = 1) -> bool:
+    """sglang's head checks, in attention-TP units (sglang 0.5.23 models/qwen3_5.py
+    Qwen3_5AttentionDecoderLayer.__init__): query heads split over attn_tp; KV heads over
+    kv_tp = attn_tp / dcp (DCP replicates KV inside the attention-TP group), either evenly
+    (kv >= kv_tp) or replicated evenly (kv_tp a multiple of kv)."""
+    if heads is not None and heads % attn_tp or attn_tp % dcp:
         return False
-    return kv_heads % tp == 0 if kv_heads >= tp else tp % kv_heads == 0
+    kv_tp = attn_tp // dcp
+    return kv_heads % kv_tp == 0 if kv_heads >= kv_tp else kv_tp % kv_heads == 0
 
 
-def _valid_tp(heads: Any, kv_heads: Any) -> list[int]:
+def _valid_attention_tp(heads: Any, kv_heads: Any, dcp: int = 1) -> list[int]:
     kv, h = _int(kv_heads), _int(heads)
     if not kv or kv <= 0:
         return []
-    limit = min(h if h else kv * 8, 4096)
-    return [tp for tp in range(1, limit + 1) if _attention_tp_ok(h, kv, tp)]
+    limit = min(h if h else kv * 8 * dcp, 4096)
+    return [t for t in range(1, limit + 1) if _attention_tp_ok(h, kv, t, dcp)]
 
 
 @helper
 def attention_tp_sizes(heads: Any, kv_heads: Any) -> str | None:
-    """Attention TP sizes that split both the query heads and the KV heads."""
-    sizes = _valid_tp(heads, kv_heads)
+    """Attention-TP sizes (the TP width one attention group spans; equal to --tp without attention
+    DP, CP or DCP) that split both the query heads and the KV heads."""
+    sizes = _valid_attention_tp(heads, kv_heads)
     return _join(sizes) if sizes else None
 
 
-@helper
-def nearest_attention_tp(heads: Any, kv_heads: Any, tp: Any) -> str | None:
-    """The valid attention TP sizes closest to the one in effect, below and above it."""
-    current = _int(tp)
-    sizes = _valid_tp(heads, kv_heads)
+def _layout(parallel: Any) -> dict[str, int]:
+    """The widths sglang divides --tp-size by, read from its published parallel state."""
+    found = {}
+    for name in ("tp_size", "attn_dp_size", "attn_cp_size", "attn_dcp_size"):
+        try:
+            value = _int(getattr(parallel, name))
+        except Exception:  # noqa: BLE001 - not published in this process
+            value = None
+        if value and value > 0:
+            found[name] = value
+    return found
+
+
+def _sglang_parallel() -> Any:
+    """sglang's parallel state (get_parallel()) when sglang runs in this process; never imports it."""
+    context = sys.modules.get("sglang.srt.runtime_context")
+    try:
+        return context.get_parallel() if context is not None else None
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def launch_tp_options(heads: Any, kv_heads: Any, dcp: int = 1, attn_dp: int = 1, attn_cp: int = 1) -> list[int]:
+    """--tp values (launch units) that pass sglang's head checks with the given attention DP,
+    attention CP and DCP sizes: attn_tp = tp // attn_dp // attn_cp (sglang 0.5.23
+    runtime_context.derive_attn_tp_size), kv_tp = attn_tp // dcp."""
+    return [t * attn_dp * attn_cp for t in _valid_attention_tp(heads, kv_heads, dcp)]
+
+
+def _nearest_launch(heads: Any, kv_heads: Any, attn_tp: Any, dcp: int | None) -> str | None:
+    layout = _layout(_sglang_parallel())
+    attn_dp, attn_cp = layout.get("attn_dp_size", 1), layout.get("attn_cp_size", 1)
+    dcp = dcp or layout.get("attn_dcp_size", 1)
+    current = layout.get("tp_size") or (_int(attn_tp) or 0) * attn_dp * attn_cp or None
+    sizes = launch_tp_options(heads, kv_heads, dcp, attn_dp, attn_cp)
     if current is None or not sizes:
         return None
     below = [s for s in sizes if s < current][-1:]
     above = [s for s in sizes if s > current][:1]
-    return " or ".join(f"--tp {s}" for s in below + above) or None
+    kept = "".join(f" {flag} {size}" for flag, size in (("--attn-dp-size", attn_dp), ("--attn-cp-size", attn_cp),
+                                                      ("--dcp-size", dcp)) if size > 1)
+    return " or ".join(f"--tp {s}{kept}" for s in below + above) or None
+
+
+@helper
+def nearest_launch_tp(heads: Any, kv_heads: Any, attn_tp: Any) -> str | None:
+    """The --tp values closest to the one in effect, below and above it, in launch units (what
+    the user passes): the attention-TP size the model saw is converted back with sglang's own
+    attention-DP / CP / DCP sizes when sglang runs in this process, and those flags are kept."""
+    return _nearest_launch(heads, kv_heads, attn_tp, None)
+
+
+@helper
+def nearest_launch_tp_kv(heads: Any, kv_heads: Any, attn_tp: Any, kv_tp: Any) -> str | None:
+    """As nearest_launch_tp, for a model that also reports its KV-TP size (kv_tp = attn_tp / DCP):
+    the DCP size comes from the frame's own two sizes."""
+    a, k = _int(attn_tp), _int(kv_tp)
+    dcp = a // k if a and k and a % k == 0 else None
+    return _nearest_launch(heads, kv_heads, attn_tp, dcp) if dcp else None
 
 
 def _public_attrs(obj: Any) -> dict[str, Any]:

@@ -81,6 +81,9 @@ class Entry:
     capture: dict[str, tuple[str, ...]] = field(default_factory=dict)   # name -> paths, first present wins
     derive: dict[str, Derived] = field(default_factory=dict)
     links: tuple[str, ...] = ()
+    condition: str | None = None     # the condition that raises, from the source (or the library's check, for native code)
+    not_sites: tuple[str, ...] = ()  # raise sites whose errors this entry must not claim, though the message fits
+    retired: str | None = None       # why the entry is no longer matched; its ID is never reused
     file: str = ""
     distribution: str = ""           # the package ``versions`` is about; the engine's name if not given
     resolution: str = ""             # what an orchestrator should do: one of enrich.catalog.resolution.NAMES
@@ -154,7 +157,7 @@ class _Reader:
 
 
 _KNOWN = {"id", "title", "engine", "distribution", "component", "resolution", "versions", "wrapper", "example", "match", "capture", "derive",
-          "meaning", "causes", "summary", "fixes", "links", "samples", "predict"}
+          "meaning", "condition", "causes", "summary", "fixes", "links", "samples", "predict", "retired"}
 
 
 def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dict) -> Entry:
@@ -172,8 +175,9 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         raise r.fail("resolution", f"{resolution!r} is not one of {', '.join(RESOLUTIONS)}")
 
     m = _Reader(file, f"{r.path}.match", r.table_of("match"))
-    m.only({"exceptions", "message", "sites", "source", "require_site"})
+    m.only({"exceptions", "message", "sites", "not_sites", "source", "require_site"})
     message, sites, source = m.regex("message"), m.strs("sites", pattern=SITE), m.regex("source")
+    not_sites = m.strs("not_sites", pattern=SITE)
     require_site = m.table.get("require_site", False)
     if not isinstance(require_site, bool) or (require_site and not sites):
         raise m.fail("require_site", "must be true or false, and true only with sites")
@@ -229,13 +233,15 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
                               source=sr.str("source", required=False), exception=sr.str("exception", required=False)))
     if not samples:
         raise r.fail("samples", "needs at least one real message sample")
+    retired = r.str("retired", required=False)
 
     return Entry(
         id=entry_id, title=r.str("title"), engine=r.str("engine"), component=component,
         exceptions=exceptions, meaning=r.str("meaning"), causes=r.strs("causes", required=True),
         summary=summary, fixes=fixes, samples=tuple(samples), message=message, sites=sites,
         source=source, require_site=require_site, versions=_versions(r), capture=capture, derive=derive,
-        links=r.strs("links"), file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
+        links=r.strs("links"), condition=r.str("condition", required=False), not_sites=not_sites, retired=retired,
+        file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
         resolution=resolution,
         predict=_predicts(r, helpers),
     )

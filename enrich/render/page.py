@@ -7,6 +7,7 @@ import textwrap
 from dataclasses import dataclass
 
 from enrich.catalog import Entry
+from enrich.catalog.conditions import is_expression
 from enrich.catalog.resolution import meaning as resolution_meaning
 
 
@@ -19,6 +20,8 @@ class Page:
     versions: str
     resolution: str                          # what an orchestrator should do (enrich.catalog.resolution)
     meaning: str                             # one paragraph, whitespace folded
+    condition: str | None                    # the condition that raises, as source or in words
+    retired: str | None                      # why the entry no longer matches (its ID is never reused)
     causes: tuple[str, ...]
     fixes: tuple[tuple[str, ...], ...]       # each fix: its alternatives, best first (templates)
     example: tuple[str, str] | None          # (failing, fixed)
@@ -36,6 +39,7 @@ def page_of(entry: Entry) -> Page:
     return Page(
         id=entry.id, title=entry.title, engine=entry.engine, component=entry.component,
         versions=str(entry.versions) if entry.versions else "", resolution=entry.resolution, meaning=" ".join(entry.meaning.split()),
+        condition=entry.condition, retired=" ".join(entry.retired.split()) if entry.retired is not None else None,
         causes=tuple(entry.causes), fixes=tuple(tuple(alts) for alts in entry.fixes),
         example=(entry.example[0].strip(), entry.example[1].strip()) if entry.example is not None else None,
         exceptions=tuple(entry.exceptions), message=entry.message.pattern if entry.message is not None else None,
@@ -50,8 +54,13 @@ def terminal(page: Page, width: int = 88) -> str:
 
     lines = [f"{page.id}: {page.title}", f"  engine: {page.engine}   component: {page.component}"
              + (f"   versions: {page.versions}" if page.versions else ""),
-             f"  resolution: {page.resolution}: {resolution_meaning(page.resolution)}", "", "What it means", para(page.meaning),
-             "", "Usual causes"]
+             f"  resolution: {page.resolution}: {resolution_meaning(page.resolution)}", ""]
+    if page.retired is not None:
+        lines += ["Retired (never matched; the ID is not reused)", para(page.retired), ""]
+    lines += ["What it means", para(page.meaning), ""]
+    if page.condition is not None:
+        lines += ["The condition that raises", para(page.condition), ""]
+    lines += ["Usual causes"]
     lines += [para(f"- {cause}", 2) for cause in page.causes]
     lines += ["", "Fixes (enrich fills in the values of the failing process)"]
     lines += [para(f"{i}. {' / or: '.join(alts)}", 3) for i, alts in enumerate(page.fixes, 1)]
@@ -75,8 +84,14 @@ def terminal(page: Page, width: int = 88) -> str:
 def markdown(page: Page) -> str:
     lines = [f"# {page.id}: {page.title}", "",
              f"*{page.engine}, {page.component}*" + (f", versions `{page.versions}`" if page.versions else ""), "",
-             f"Resolution: `{page.resolution}` ({resolution_meaning(page.resolution)})", "",
-             "## What it means", "", page.meaning, "", "## Usual causes", ""]
+             f"Resolution: `{page.resolution}` ({resolution_meaning(page.resolution)})", ""]
+    if page.retired is not None:
+        lines += ["## Retired", "", "enrich no longer matches this entry, and its ID is not reused: " + page.retired, ""]
+    lines += ["## What it means", "", page.meaning, ""]
+    if page.condition is not None:
+        lines += ["## The condition that raises", "", f"`{page.condition}`" if is_expression(page.condition)
+                  else " ".join(page.condition.split()), ""]
+    lines += ["## Usual causes", ""]
     lines += [f"- {cause}" for cause in page.causes]
     lines += ["", "## Fixes", "", "enrich fills the `{values}` in from the failing process.", ""]
     lines += [f"{i}. " + " — or: ".join(f"`{alt}`" if "{" in alt else alt for alt in alts)

@@ -19,7 +19,8 @@ def write_docs(catalog: Catalog, directory: Path) -> int:
     for entry in sorted(catalog.entries.values(), key=lambda e: e.id):
         path = directory / f"{entry.id.replace('/', '--')}.md"
         path.write_text(markdown(page_of(entry)))
-        index.append(f"| [{entry.id}]({path.name}) | {entry.component} | {entry.title} |")
+        title = f"retired: {entry.title}" if entry.retired is not None else entry.title
+        index.append(f"| [{entry.id}]({path.name}) | {entry.component} | {title} |")
     (directory / "README.md").write_text("\n".join(index) + "\n")
     return len(catalog.entries)
 
