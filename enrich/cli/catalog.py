@@ -91,13 +91,7 @@ def entry_json(entry: Entry) -> dict:
 
 @action("list", "every entry: ID, component, title", json=True)
 def list_entries(args: argparse.Namespace) -> int:
-    entries = _sorted_entries()
-    if args.json:
-        print_json([entry_json(e) for e in entries])
-        return 0
-    for entry in entries:
-        print(f"{entry.id:48s} {entry.component:18s} {entry.title}")
-    return 0
+    return _print_entries(_sorted_entries(), args, lambda e: f"{e.id:48s} {e.component:18s} {e.title}")
 
 
 @action("show", "one entry's page (same as enrich explain ID)",
@@ -113,11 +107,14 @@ def search(args: argparse.Namespace) -> int:
     hits = [e for e in _sorted_entries()
             if all(w in " ".join([e.id, e.title, e.meaning, *e.causes, *(s.message for s in e.samples)]).lower()
                    for w in words)]
+    return _print_entries(hits, args, lambda e: f"{e.id:48s} {e.title}")
+
+
+def _print_entries(entries: list[Entry], args: argparse.Namespace, line: Callable[[Entry], str]) -> int:
     if args.json:
-        print_json([entry_json(e) for e in hits])
-        return 0
-    for entry in hits:
-        print(f"{entry.id:48s} {entry.title}")
+        print_json([entry_json(e) for e in entries])
+    else:
+        print("\n".join(line(e) for e in entries))
     return 0
 
 
