@@ -114,7 +114,7 @@ def _print_entries(entries: list[Entry], args: argparse.Namespace, line: Callabl
     if args.json:
         print_json([entry_json(e) for e in entries])
     else:
-        print("\n".join(line(e) for e in entries))
+        print("\n".join(line(e) for e in entries)) if entries else None
     return 0
 
 
