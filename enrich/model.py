@@ -28,6 +28,10 @@ class Enrichment:
     mechanism: str = ""
     links: tuple[str, ...] = ()
     generic: bool = False
+    # Where the exception reached a terminal point (uncaught in a thread or process, asyncio's
+    # handler, an engine's death seam, a record logged at ERROR, annotate()); "" while it has
+    # only been seen on its way, and may yet be caught and dropped by the application.
+    reported: str = ""
 
     @property
     def docs(self) -> str:

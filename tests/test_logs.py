@@ -103,3 +103,36 @@ def test_a_traceback_logged_as_text_gets_the_note(demo_catalog, stream_logger):
     out = stream.getvalue()
     assert "AssertionError: 16 is not divisible by 6\n\n[demo/not-divisible] 16 cannot be cut into 6" in out
     assert out.rstrip().endswith("| demo/not-divisible")
+
+
+def test_a_traceback_in_the_arguments_gets_the_note(demo_catalog, stream_logger):
+    """log.error("...: %s", text): the filter reads the formatted message, not the template."""
+    import traceback
+    logger, handler, stream = stream_logger
+    handler.addFilter(EnrichFilter())
+    handler.setFormatter(logging.Formatter("%(message)s | %(enrich_id)s"))
+    try:
+        failing()
+    except AssertionError:
+        text = traceback.format_exc()
+    logger.error("Scheduler hit an exception: %s", text)
+    out = stream.getvalue()
+    assert "[demo/not-divisible] 16 cannot be cut into 6" in out and out.rstrip().endswith("| demo/not-divisible")
+
+
+def test_structlog_console_renderer_shows_the_note_once(demo_catalog):
+    out = io.StringIO()
+    structlog.configure(processors=[structlog.processors.add_log_level, add_enrichment,
+                                    structlog.dev.ConsoleRenderer(colors=False,
+                                                                  exception_formatter=structlog.dev.plain_traceback)],
+                        logger_factory=structlog.PrintLoggerFactory(out), cache_logger_on_first_use=False)
+    try:
+        try:
+            failing()
+        except AssertionError:
+            structlog.get_logger().exception("model load failed")
+    finally:
+        structlog.reset_defaults()
+    text = out.getvalue()
+    assert text.count("16 cannot be cut into 6 shards") == 1, text
+    assert "enrich_id=demo/not-divisible" in text.splitlines()[0]
