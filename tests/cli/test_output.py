@@ -30,3 +30,9 @@ def test_colour_switches():
 def test_no_command_and_unknown_command():
     assert_one_line_error(run_cli(), 2, "required: COMMAND")
     assert_one_line_error(run_cli("frobnicate"), 2, "invalid choice: 'frobnicate'")
+
+
+def test_a_command_with_its_own_parser_gets_the_words_after_its_name():
+    out = run_cli("preflight")
+    assert out.returncode == 2 and out.stderr.startswith("enrich preflight: give the launch command")
+    assert "preflight" in run_cli("--help").stdout
