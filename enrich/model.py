@@ -29,6 +29,10 @@ class Enrichment:
     links: tuple[str, ...] = ()
     generic: bool = False
     resolution: str = ""     # what an orchestrator should do (enrich.catalog.resolution); "" when not in the catalog
+    # Where the exception reached a terminal point (uncaught in a thread or process, asyncio's
+    # handler, an engine's death seam, a record logged at ERROR, annotate()); "" while it has
+    # only been seen on its way, and may yet be caught and dropped by the application.
+    reported: str = ""
 
     @property
     def docs(self) -> str:

@@ -1,7 +1,8 @@
 """Where an Enrichment goes besides the note: logs, telemetry. Each sink is a plain callable.
 
-``sink(exception, enrichment)`` is called once per enriched exception; a sink
-that raises is counted and ignored. A sink that buffers (telemetry exporters) may
+``sink(exception, enrichment)`` is called when an exception is first enriched and once more
+if it reaches a terminal point (then ``enrichment.reported`` names it; see ``enrich.pipeline``);
+a sink that raises is counted and ignored. A sink that buffers (telemetry exporters) may
 have a ``flush(timeout_s)`` attribute, called where the process is about to die.
 """
 

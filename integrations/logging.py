@@ -5,8 +5,10 @@
     handler.addFilter(EnrichFilter())      # on handlers: logger filters miss propagated records
 
 The exception gets its note before the handler formats it (so the note is in plain-text
-logs), and the record gets ``record.enrich`` (id, title, summary, fixes, values, site,
-resolution), ``record.enrich_id`` and ``record.enrich_resolution`` for JSON formatters and log pipelines. A record whose message carries a
+logs); a record at ERROR or above is a terminal point (counted in telemetry, see
+``enrich.pipeline``), one below it is a handled exception. The record gets ``record.enrich``
+(id, title, summary, fixes, values, site, mechanism, resolution), ``record.enrich_id`` and
+``record.enrich_resolution`` for JSON formatters and log pipelines. A record whose message carries a
 traceback as text (sglang's "Scheduler hit an exception: Traceback ...", vLLM's worker lines)
 gets the same: the fields, and the note appended to its message.
 """
@@ -28,23 +30,24 @@ class EnrichFilter(logging.Filter):
             exc = record.exc_info[1] if isinstance(record.exc_info, tuple) else None
             if exc is not None:
                 from enrich.pipeline import process   # loaded with the first exception, not with logging set-up
-                enrichment = process(exc, "logging")
+                enrichment = process(exc, "logging", terminal=record.levelno >= logging.ERROR)
                 if enrichment is not None:
                     _put(record, enrichment)
                     record.exc_text = None   # formatted again, now with the note
-            elif isinstance(record.msg, str) and TRACEBACK in record.msg:
-                self._text_traceback(record)
+            else:
+                message = record.getMessage()   # the traceback may be in the arguments: log.error("%s", text)
+                if TRACEBACK in message:
+                    self._text_traceback(record, message)
         return True
 
     @staticmethod
-    def _text_traceback(record: logging.LogRecord) -> None:
+    def _text_traceback(record: logging.LogRecord, message: str) -> None:
         from enrich.explain import explain
         from enrich.catalog import get_catalog
         from enrich.logtext import parse_lines, to_facts
         from enrich.match import best_match
         from enrich.render.note import note
 
-        message = record.getMessage()
         for exc in reversed(parse_lines(message.splitlines())):   # the last one printed is the outermost
             facts = to_facts(exc)
             match = best_match(facts, get_catalog())

@@ -59,11 +59,11 @@ def test_json_log_gets_structured_fields_and_no_locals(demo_catalog, stream_logg
     assert fields["values"]["secret_token"] == "[redacted]"
 
 
-def test_structlog_processor_before_dict_tracebacks(demo_catalog):
+def structlog_failure(processors: list) -> str:
+    """What structlog prints for ``log.exception(...)`` of the demo error through ``processors``."""
     out = io.StringIO()
-    structlog.configure(processors=[add_enrichment, structlog.processors.dict_tracebacks,
-                                    structlog.processors.JSONRenderer()],
-                        logger_factory=structlog.PrintLoggerFactory(out), cache_logger_on_first_use=False)
+    structlog.configure(processors=processors, logger_factory=structlog.PrintLoggerFactory(out),
+                        cache_logger_on_first_use=False)
     try:
         try:
             failing()
@@ -71,7 +71,12 @@ def test_structlog_processor_before_dict_tracebacks(demo_catalog):
             structlog.get_logger().exception("model load failed")
     finally:
         structlog.reset_defaults()
-    event = json.loads(out.getvalue())
+    return out.getvalue()
+
+
+def test_structlog_processor_before_dict_tracebacks(demo_catalog):
+    event = json.loads(structlog_failure([add_enrichment, structlog.processors.dict_tracebacks,
+                                          structlog.processors.JSONRenderer()]))
     assert event["enrich"]["id"] == "demo/not-divisible"
     assert event["enrich"]["summary"] == "16 cannot be cut into 6 shards; divisors: 1, 2, 4, 8, 16."
     [exception] = event["exception"]
@@ -88,8 +93,10 @@ def test_unknown_exception_leaves_the_record_alone(demo_catalog, stream_logger):
     assert "KeyError: 'unrelated'" in stream.getvalue() and "[" not in stream.getvalue().splitlines()[-1]
 
 
-def test_a_traceback_logged_as_text_gets_the_note(demo_catalog, stream_logger):
-    """What sglang's scheduler does: format the exception to text, log it as the message."""
+@pytest.mark.parametrize("in_arguments", [False, True])
+def test_a_traceback_logged_as_text_gets_the_note(demo_catalog, stream_logger, in_arguments):
+    """What sglang's scheduler does: format the exception to text, log it as the message (or as an
+    argument of it: the filter reads the formatted message, not the template)."""
     import traceback
     logger, handler, stream = stream_logger
     handler.addFilter(EnrichFilter())
@@ -99,7 +106,17 @@ def test_a_traceback_logged_as_text_gets_the_note(demo_catalog, stream_logger):
     except AssertionError:
         text = "".join(traceback.format_exc())     # enrich is not installed: no note yet
     assert "[demo/not-divisible]" not in text
-    logger.error(f"Scheduler hit an exception: {text}")
+    if in_arguments:
+        logger.error("Scheduler hit an exception: %s", text)
+    else:
+        logger.error(f"Scheduler hit an exception: {text}")
     out = stream.getvalue()
     assert "AssertionError: 16 is not divisible by 6\n\n[demo/not-divisible] 16 cannot be cut into 6" in out
     assert out.rstrip().endswith("| demo/not-divisible")
+
+
+def test_structlog_console_renderer_shows_the_note_once(demo_catalog):
+    text = structlog_failure([structlog.processors.add_log_level, add_enrichment,
+                              structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)])
+    assert text.count("16 cannot be cut into 6 shards") == 1, text
+    assert "enrich_id=demo/not-divisible" in text.splitlines()[0]

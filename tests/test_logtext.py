@@ -141,8 +141,8 @@ def test_json_output_shape(tmp_path):
     log.write_text("".join(TP_ASSERT.format(r=r) for r in range(2)))
     out = subprocess.run([sys.executable, "-m", "enrich", "explain", "--json", str(log)], capture_output=True,
                          text=True, timeout=60)
-    assert out.returncode == 0
-    [item] = json.loads(out.stdout)
+    assert out.returncode == 1                      # errors were found
+    [item] = json.loads(out.stdout)["findings"]
     assert {k: item[k] for k in ("id", "exception", "message", "line", "count")} == {
         "id": "sglang/not-divisible", "exception": "AssertionError", "message": "16 is not divisible by 6",
         "line": 1, "count": 2}

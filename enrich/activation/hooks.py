@@ -1,4 +1,6 @@
-"""Process-wide exception hooks, each chained to the hook it found."""
+"""Process-wide exception hooks, each chained to the hook it found: sys.excepthook,
+threading.excepthook, sys.unraisablehook, and asyncio's loop exception handler (the method
+every asyncio loop calls, which then calls the handler the program set, or the default)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,35 @@ class ThreadingExceptHook:
         self.previous(args)
 
 
+class UnraisableHook:
+    def __init__(self, previous):
+        self.previous = previous
+
+    def __call__(self, unraisable):
+        if _active():
+            with fail_open("sys.unraisablehook"):
+                process(unraisable.exc_value, "unraisable")
+        self.previous(unraisable)
+
+
+def _asyncio_handler(previous):
+    def call_exception_handler(self, context):
+        if _active():
+            with fail_open("asyncio exception handler"):
+                exc = context.get("exception") if isinstance(context, dict) else None
+                if exc is not None:
+                    process(exc, "asyncio")
+        return previous(self, context)
+    call_exception_handler.enrich_previous = previous
+    return call_exception_handler
+
+
+def _hook_asyncio(module) -> None:
+    loop_class = module.BaseEventLoop
+    if not hasattr(loop_class.call_exception_handler, "enrich_previous"):
+        loop_class.call_exception_handler = _asyncio_handler(loop_class.call_exception_handler)
+
+
 def install() -> None:
     if sys.version_info < (3, 11):
         # The exceptiongroup backport renders __notes__ on 3.10, but only if it is
@@ -49,6 +80,22 @@ def install() -> None:
         arm()
     if not isinstance(threading.excepthook, ThreadingExceptHook):
         threading.excepthook = ThreadingExceptHook(threading.excepthook)
+    if not isinstance(sys.unraisablehook, UnraisableHook):
+        sys.unraisablehook = UnraisableHook(sys.unraisablehook)
+    if "asyncio.base_events" in sys.modules:
+        _on_asyncio_import(sys.modules["asyncio.base_events"])
+    elif not _asyncio_watched:
+        import wrapt
+        _asyncio_watched.append(True)   # post-import hooks live as long as the process: one is enough
+        wrapt.register_post_import_hook(_on_asyncio_import, "asyncio.base_events")
+
+
+_asyncio_watched: list[bool] = []
+
+
+def _on_asyncio_import(module) -> None:
+    with fail_open("asyncio hook"):   # passes through while enrich is off
+        _hook_asyncio(module)
 
 
 def uninstall() -> None:
@@ -57,3 +104,9 @@ def uninstall() -> None:
         sys.excepthook = sys.excepthook.previous
     if isinstance(threading.excepthook, ThreadingExceptHook):
         threading.excepthook = threading.excepthook.previous
+    if isinstance(sys.unraisablehook, UnraisableHook):
+        sys.unraisablehook = sys.unraisablehook.previous
+    base_events = sys.modules.get("asyncio.base_events")
+    if base_events is not None and hasattr(base_events.BaseEventLoop.call_exception_handler, "enrich_previous"):
+        base_events.BaseEventLoop.call_exception_handler = \
+            base_events.BaseEventLoop.call_exception_handler.enrich_previous

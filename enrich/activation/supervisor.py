@@ -19,6 +19,7 @@ the resolution's.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -169,12 +170,11 @@ def run(command: list[str]) -> int:
     _enlarge(read_end)
     try:
         child = subprocess.Popen(command, env=env, stderr=write_end, stdout=write_end if merged else None)
-    except OSError as exc:
+    except OSError:
         os.close(read_end)
         os.close(write_end)
         os.unlink(report_path)
-        print(f"enrich run: cannot start {command[0]!r}: {exc.strerror}", file=sys.stderr)
-        return 127 if isinstance(exc, FileNotFoundError) else 126
+        raise   # the CLI says it in one line (127: not found, 126: cannot execute)
     os.close(write_end)
     ring = Ring()
     pump = threading.Thread(target=_pump, args=(read_end, 2, ring), name="enrich-stderr", daemon=True)
@@ -300,6 +300,7 @@ def _report(exc: ProcessDied, enrichment: Enrichment) -> None:
     """The same outputs as a fatal error inside the process: note, telemetry, termination message."""
 
     install(integrations=[], excepthooks=False)   # the telemetry sink, in this process
+    enrichment = dataclasses.replace(enrichment, reported="supervisor")   # a death: a terminal point
     if attach(exc, enrichment):
         emit(exc, enrichment)
     flush()

@@ -1,5 +1,8 @@
 """OpenTelemetry sink: a span event (or an exception log record), ``error.type``, and a counter.
 
+All of it only when the exception reaches a terminal point (``enrichment.reported``): one the
+application catches and drops leaves no counter point and no span status.
+
 Uses the OpenTelemetry API only: a no-op until the application configures an SDK.
 Follows the exception semantic conventions (``exception.type``, ``exception.message``,
 ``exception.stacktrace``, ``error.type``). With OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=logs the
@@ -23,8 +26,10 @@ from enrich.telemetry.ratelimit import RateLimit
 from enrich.versions import VERSION
 
 MAX_STACKTRACE = 32_768
-# Mechanisms after which the process is going down (severity FATAL for log records).
-TERMINAL = ("seam:", "excepthook", "supervisor")
+# Terminal points after which the process is going down (severity FATAL for log records).
+FATAL = ("seam:", "excepthook", "supervisor")
+# Terminal points where the application caught the exception and reported it as an error.
+CAUGHT = ("logging", "structlog", "annotate")
 
 
 def fingerprint(enrichment: Enrichment) -> str:
@@ -43,6 +48,13 @@ def context_attributes(engine_context: Callable[[], dict] | None = None) -> dict
     if engine_context is not None:
         attributes.update(engine_context())
     return attributes
+
+
+def fix_template(entry_id: str) -> str:
+    """The catalog's first fix as written (``--tp {valid}``), never with a process's values."""
+    from enrich.catalog import get_catalog
+    entry = get_catalog().entries.get(entry_id)
+    return entry.fixes[0][0] if entry is not None and entry.fixes else ""
 
 
 class OpenTelemetrySink:
@@ -72,17 +84,19 @@ class OpenTelemetrySink:
         return self._instruments
 
     def __call__(self, exc: BaseException, enrichment: Enrichment) -> None:
+        if not enrichment.reported:
+            return   # seen on its way (note attached); the application may still handle it
         tracer, logger, counter, entries = self._setup()
         entrypoint = enrichment.mechanism.partition(":")[2] or enrichment.mechanism
         counter.add(1, {"error.type": enrichment.id, "enrich.engine": enrichment.engine,
                         "enrich.component": enrichment.component, "enrich.entrypoint": entrypoint,
                         "enrich.resolution": enrichment.resolution})
-        first_fix = enrichment.fixes[0] if enrichment.fixes else ""
+        template = fix_template(enrichment.id)
         with self._lock:
-            new_entry = (enrichment.id, first_fix) not in self._entries_seen
-            self._entries_seen.add((enrichment.id, first_fix))
-        if new_entry:   # an info series: alert rules join it to show the title and first fix
-            entries.add(1, {"error.type": enrichment.id, "enrich.title": enrichment.title, "enrich.fix": first_fix})
+            new_entry = (enrichment.id, template) not in self._entries_seen
+            self._entries_seen.add((enrichment.id, template))
+        if new_entry:   # an info series (entry, title, fix template: few values): alert rules join it
+            entries.add(1, {"error.type": enrichment.id, "enrich.title": enrichment.title, "enrich.fix": template})
 
         key = fingerprint(enrichment)
         allowed, suppressed = self.rate_limit.allow(key)
@@ -124,6 +138,8 @@ class OpenTelemetrySink:
             "enrich.resolution": enrichment.resolution,
             "enrich.entrypoint": entrypoint,
             "enrich.mechanism": enrichment.mechanism,
+            "enrich.reported": enrichment.reported,
+            "enrich.handled": enrichment.reported.startswith(CAUGHT),
             "enrich.docs": enrichment.docs,
             "enrich.fingerprint": key,
             **{f"enrich.value.{k}": v for k, v in enrichment.values.items()},
@@ -151,7 +167,7 @@ class OpenTelemetrySink:
     def _log_record(logger, exc: BaseException, enrichment: Enrichment, attributes: dict[str, Any]) -> None:
         from opentelemetry._logs import SeverityNumber
 
-        fatal = enrichment.mechanism.startswith(TERMINAL)
+        fatal = enrichment.reported.startswith(FATAL)
         logger.emit(event_name=f"{enrichment.engine}.{enrichment.component}.exception",
                     severity_number=SeverityNumber.FATAL if fatal else SeverityNumber.ERROR,
                     severity_text="FATAL" if fatal else "ERROR",

@@ -80,9 +80,9 @@ def test_resolution_in_note_span_counter_and_log_fields():
     assert got["structlog"] == "fix-config"
 
 
-def run_cli(*args):
+def run_cli(*args, status=0):
     out = subprocess.run([sys.executable, "-m", "enrich", *args], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == status, out.stderr
     return out.stdout
 
 
@@ -100,9 +100,9 @@ def test_explain_of_a_log_reports_the_resolution(tmp_path):
     log.write_text("Traceback (most recent call last):\n"
                    '  File "/x/sglang/srt/distributed/utils.py", line 31, in ensure_divisibility\n'
                    "AssertionError: 16 is not divisible by 6\n")
-    [finding] = json.loads(run_cli("explain", str(log), "--json"))
+    [finding] = json.loads(run_cli("explain", str(log), "--json", status=1))["findings"]   # 1: errors found
     assert (finding["id"], finding["resolution"]) == ("sglang/not-divisible", "fix-config")
-    assert "     resolution: fix-config (a restart as-is fails the same way)" in run_cli("explain", str(log))
+    assert "     resolution: fix-config (a restart as-is fails the same way)" in run_cli("explain", str(log), status=1)
 
 
 def test_exit_codes_are_distinct_and_outside_the_shells_own_range():

@@ -133,7 +133,7 @@ def test_a_plain_failure_passes_through_untouched(tmp_path):
 def test_a_child_that_cannot_start_gets_the_shells_127(tmp_path):
     out = subprocess.run([sys.executable, "-m", "enrich", "run", "--", str(tmp_path / "missing")],
                          capture_output=True, text=True, timeout=60)
-    assert out.returncode == 127 and "enrich run: cannot start" in out.stderr
+    assert out.returncode == 127 and out.stderr.strip() == f"enrich: run: command not found: {tmp_path / 'missing'}"
 
 
 INTERLEAVED = """

@@ -1,5 +1,7 @@
 """End to end: a process with enrich raises a real sglang error; Prometheus (Debian's package)
 scrapes its OpenTelemetry metrics, the shipped rule fires, Alertmanager receives the alert.
+A real torch error the application catches and handles (logged at WARNING) gets its note but
+must not count or fire.
 Everything listens on 127.0.0.1; .ci/run installs the two servers."""
 
 import json
@@ -31,8 +33,18 @@ SERVING = textwrap.dedent("""
     from prometheus_client import start_http_server
     start_http_server(port=int(sys.argv[1]), addr="127.0.0.1")
     metrics.set_meter_provider(MeterProvider(metric_readers=[PrometheusMetricReader()]))
+    import logging
     import enrich
     enrich.install()
+    from enrich.integrations.logging import instrument
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+    instrument()
+    import torch
+    try:                                 # handled: retried without the missing keys
+        torch.nn.Linear(2, 2).load_state_dict({})
+    except RuntimeError as exc:
+        logging.warning("checkpoint incomplete, loading what is there", exc_info=True)
+        assert "[torch/state-dict-missing-keys]" in exc.__notes__[0]
     from sglang.srt.distributed.utils import ensure_divisibility
     try:
         ensure_divisibility(16, 6)       # a vision tower's 16 heads at TP 6
@@ -120,7 +132,10 @@ def test_alerts_are_routed_by_resolution_with_id_title_and_first_fix(tmp_path, p
     assert ticket["labels"]["enrich_engine"] == "sglang"
     assert ticket["annotations"]["summary"] == ("sglang/not-divisible (fix-config): A dimension does not split evenly "
                                                 "over the parallel group")
-    assert ticket["annotations"]["fix"].startswith("choose a TP size from 1, 2, 4, 8, 16")
+    assert ticket["annotations"]["fix"].startswith("choose a TP size from {sizes}")   # the template: few series
     assert page["labels"]["error_type"] == "torch/cuda-no-driver"
     assert page["labels"]["enrich_resolution"] == "drain-node" and page["labels"]["severity"] == "page"
     assert "EnrichRecurringError" not in alerts      # nothing transient happened
+    series = get_json(f"http://127.0.0.1:{prom}/api/v1/query?query=enrich_exceptions_total")["data"]["result"]
+    assert sorted(s["metric"]["error_type"] for s in series) == ["sglang/not-divisible", "torch/cuda-no-driver"]
+    assert [float(s["value"][1]) for s in series] == [1.0, 1.0]   # the handled torch error: no point

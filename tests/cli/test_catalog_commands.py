@@ -1,17 +1,14 @@
-"""The enrich command: catalog tools and the explanation page of an entry."""
+"""enrich catalog ...: lint, list, show, search, scan, import, docs."""
 
-import subprocess
-import sys
+import json
 from pathlib import Path
+
+from cli_run import assert_one_line_error, run_cli as enrich
 
 from enrich.catalog import load_files
 from enrich.catalog.tools.samples import check_samples
 from enrich.catalog.tools.lint import lint, nested_repeat
 from enrich.raise_sites import scan_source
-
-
-def enrich(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "enrich", *args], capture_output=True, text=True, timeout=120, **kw)
 
 
 def test_the_shipped_catalog_passes_lint():
@@ -26,8 +23,37 @@ def test_list_show_search():
     page = enrich("explain", "sglang/gdn-head-config").stdout
     assert page.startswith("sglang/gdn-head-config: GDN packed decode") and "Fixes" in page and "Samples" in page
     assert enrich("catalog", "search", "packed", "decode").stdout.count("sglang/gdn-") >= 3
-    missing = enrich("explain", "sglang/nope")
-    assert missing.returncode == 2 and "no catalog entry" in missing.stderr
+    assert_one_line_error(enrich("explain", "sglang/nope"), 2, "no such file or catalog entry: 'sglang/nope'")
+    assert_one_line_error(enrich("catalog", "show", "sglang/nope"), 2, "no such catalog entry")
+
+
+def test_json_on_list_show_search_and_an_error_where_it_does_not_apply():
+    listed = json.loads(enrich("catalog", "list", "--json").stdout)
+    assert len(listed) >= 100 and {"id", "title", "fixes", "exceptions"} <= set(listed[0])
+    shown = json.loads(enrich("catalog", "show", "--json", "sglang/attn-tp-kv-heads").stdout)
+    assert shown["id"] == "sglang/attn-tp-kv-heads" and shown["docs"] == "enrich explain sglang/attn-tp-kv-heads"
+    assert json.loads(enrich("explain", "--json", "sglang/attn-tp-kv-heads").stdout) == shown
+    found = json.loads(enrich("catalog", "search", "--json", "packed", "decode").stdout)
+    assert len(found) >= 3 and all(e["id"].startswith("sglang/") for e in found)
+    assert_one_line_error(enrich("catalog", "lint", "--json"), 2, "--json does not apply to catalog lint")
+
+
+def test_ids_with_brackets_and_close_misspellings():
+    page = enrich("explain", "[sglang/attn-tp-kv-heads]")
+    assert page.returncode == 0 and page.stdout.startswith("sglang/attn-tp-kv-heads: ")
+    assert enrich("catalog", "show", "[sglang/attn-tp-kv-heads]").stdout == page.stdout
+    assert_one_line_error(enrich("explain", "sglang/atn-tp-kv-head"), 2, "did you mean: sglang/attn-tp-kv-heads")
+
+
+def test_catalog_usage_errors_are_one_line(tmp_path):
+    assert_one_line_error(enrich("catalog", "scan"), 2, "required: PACKAGE")
+    assert_one_line_error(enrich("catalog", "scan", "no_such_package_here"), 2, "not an installed package")
+    assert_one_line_error(enrich("catalog", "import", tmp_path / "missing.json"), 2, "cannot read")
+    (tmp_path / "bad.json").write_text("{not json")
+    assert_one_line_error(enrich("catalog", "import", tmp_path / "bad.json"), 2, "is not a JSON error record")
+    (tmp_path / "old.json").write_text('{"schemaVersion": 1}')
+    assert_one_line_error(enrich("catalog", "import", tmp_path / "old.json"), 2, "expected schemaVersion 2")
+    assert_one_line_error(enrich("catalog", "frobnicate"), 2, "invalid choice")
 
 
 def test_lint_rejects_backtracking_and_wordless_patterns(tmp_path, entry_toml):
@@ -51,7 +77,7 @@ def launch(H, HV):
     assert (asserted.kind, asserted.guard, asserted.template) == ("assert", "HV % 2 == 0", [])
 
 
-SEED = Path(__file__).resolve().parents[2] / "shared" / "research" / "seeds" / "002_d1a6bbb3f467473e.txt"
+SEED = Path(__file__).resolve().parents[3] / "shared" / "research" / "seeds" / "002_d1a6bbb3f467473e.txt"
 
 
 def test_import_drafts_a_loadable_entry_from_an_error_record(tmp_path):
@@ -72,7 +98,7 @@ def test_reference_pages_are_current(tmp_path):
     """docs/catalog is generated (enrich catalog docs docs/catalog): regenerate and compare."""
     out = enrich("catalog", "docs", str(tmp_path))
     assert out.returncode == 0
-    committed = Path(__file__).resolve().parent.parent / "docs" / "catalog"
+    committed = Path(__file__).resolve().parents[2] / "docs" / "catalog"
     generated = {p.name: p.read_text() for p in tmp_path.glob("*.md")}
     assert generated == {p.name: p.read_text() for p in committed.glob("*.md")}, \
         "docs/catalog is stale: run `enrich catalog docs docs/catalog`"
