@@ -13,24 +13,31 @@ from enrich.match import best_match
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 
-# (paste, text just before the message on its line, exception class as the paste names it, entry)
+# (paste, text just before the message on its line, exception class as the paste names it, entry,
+#  lines the message spans)
 CASES = [
     ("flashinfer/002.log", "RuntimeError: ", "RuntimeError", "flashinfer/jit-build-failed"),
     ("flashinfer/008.log", "what():  ", "std::invalid_argument", "flashinfer/no-kernel-config"),
     ("flashinfer/021.log", "what():  ", "flashinfer::Error", "flashinfer/no-kernel-config"),
     ("flashinfer/023.log", "RuntimeError: ", "RuntimeError", "flashinfer/no-kernel-config"),
+    ("mlx/010.log", "ValueError: ", "ValueError", "mlx/load-weights-quantized-unexpected", 5),
+    ("mlx/012.log", "ValueError: ", "ValueError", "mlx/load-weights-quantized-unexpected", 3),
+    ("mlx/016.log", "std::runtime_error: ", "std::runtime_error", "mlx/metal-buffer-too-large"),
 ]
 
 
-def message_line(paste: str, head: str) -> str:
-    for line in (CORPUS / paste).read_text(encoding="utf-8", errors="replace").splitlines():
+def reported_message(paste: str, head: str, spans: int = 1) -> str:
+    """The message as the paste shows it: the first line holding `head`, from there on."""
+    lines = (CORPUS / paste).read_text(encoding="utf-8", errors="replace").splitlines()
+    for i, line in enumerate(lines):
         if head in line:
-            return line.split(head, 1)[1].strip()
+            return "\n".join([line.split(head, 1)[1], *lines[i + 1:i + spans]]).strip()
     raise AssertionError(f"{paste}: no line with {head!r}")
 
 
-@pytest.mark.parametrize("paste, head, exception, entry_id", CASES, ids=[c[0] for c in CASES])
-def test_entry_claims_the_reported_wording(paste, head, exception, entry_id):
-    message = message_line(paste, head)
+@pytest.mark.parametrize("paste, head, exception, entry_id, spans", [(*c, 1)[:5] for c in CASES],
+                         ids=[c[0] for c in CASES])
+def test_entry_claims_the_reported_wording(paste, head, exception, entry_id, spans):
+    message = reported_message(paste, head, spans)
     match = best_match(from_text(exception, message), get_catalog())
     assert match is not None and match.entry.id == entry_id, (paste, message)
