@@ -22,6 +22,10 @@ CASES = [
     ("flashinfer/023.log", "RuntimeError: ", "RuntimeError", "flashinfer/no-kernel-config"),
     ("mlx/010.log", "ValueError: ", "ValueError", "mlx/load-weights-quantized-unexpected", 5),
     ("mlx/012.log", "ValueError: ", "ValueError", "mlx/load-weights-quantized-unexpected", 3),
+    ("nccl/001.log", "# ", "RuntimeError", "torch/nccl-system-error"),
+    ("nccl/005.log", "RuntimeError: ", "RuntimeError", "torch/nccl-system-error"),
+    ("nccl/032.log", "what():  ", "std::runtime_error", "torch/nccl-cuda-error"),
+    ("nccl/047.log", "problem：", "RuntimeError", "torch/nccl-internal-error"),
     ("mlx/016.log", "std::runtime_error: ", "std::runtime_error", "mlx/metal-buffer-too-large"),
 ]
 
