@@ -26,6 +26,8 @@ CASES = [
     ("nccl/005.log", "RuntimeError: ", "RuntimeError", "torch/nccl-system-error"),
     ("nccl/032.log", "what():  ", "std::runtime_error", "torch/nccl-cuda-error"),
     ("nccl/047.log", "problem：", "RuntimeError", "torch/nccl-internal-error"),
+    ("sglang/013.log", "ImportError: ", "ImportError", "sglang/sgl-kernel-undefined-symbol"),
+    ("sglang/020.log", "ValueError: ", "ValueError", "sglang/memory-unbalanced"),
     ("mlx/016.log", "std::runtime_error: ", "std::runtime_error", "mlx/metal-buffer-too-large"),
 ]
 
