@@ -28,6 +28,9 @@ CASES = [
     ("nccl/047.log", "problem：", "RuntimeError", "torch/nccl-internal-error"),
     ("sglang/013.log", "ImportError: ", "ImportError", "sglang/sgl-kernel-undefined-symbol"),
     ("sglang/020.log", "ValueError: ", "ValueError", "sglang/memory-unbalanced"),
+    ("torch/007.log", "RuntimeError: ", "RuntimeError", "torch/state-dict-size-mismatch", 2),
+    ("torch/019.log", "error \"KeyError: ", "KeyError", "torch/state-dict-unexpected-keys"),
+    ("torch/021.log", "error: \"", "RuntimeError", "torch/cuda-no-kernel-image"),
     ("mlx/016.log", "std::runtime_error: ", "std::runtime_error", "mlx/metal-buffer-too-large"),
 ]
 
