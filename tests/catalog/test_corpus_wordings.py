@@ -3,6 +3,7 @@ catalog entry must claim the real message line, not only the wording of the curr
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,34 +14,42 @@ from enrich.match import best_match
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 
-# (paste, text just before the message on its line, exception class as the paste names it, entry,
-#  lines the message spans)
+# (paste, regex of what comes before the message on its line, exception class as the paste names
+#  it, entry, lines the message spans)
 CASES = [
     ("flashinfer/002.log", "RuntimeError: ", "RuntimeError", "flashinfer/jit-build-failed"),
-    ("flashinfer/008.log", "what():  ", "std::invalid_argument", "flashinfer/no-kernel-config"),
-    ("flashinfer/021.log", "what():  ", "flashinfer::Error", "flashinfer/no-kernel-config"),
+    ("flashinfer/008.log", r"what\(\):  ", "std::invalid_argument", "flashinfer/no-kernel-config"),
+    ("flashinfer/021.log", r"what\(\):  ", "flashinfer::Error", "flashinfer/no-kernel-config"),
     ("flashinfer/023.log", "RuntimeError: ", "RuntimeError", "flashinfer/no-kernel-config"),
     ("mlx/010.log", "ValueError: ", "ValueError", "mlx/load-weights-quantized-unexpected", 5),
     ("mlx/012.log", "ValueError: ", "ValueError", "mlx/load-weights-quantized-unexpected", 3),
     ("nccl/001.log", "# ", "RuntimeError", "torch/nccl-system-error"),
     ("nccl/005.log", "RuntimeError: ", "RuntimeError", "torch/nccl-system-error"),
-    ("nccl/032.log", "what():  ", "std::runtime_error", "torch/nccl-cuda-error"),
+    ("nccl/032.log", r"what\(\):  ", "std::runtime_error", "torch/nccl-cuda-error"),
     ("nccl/047.log", "problem：", "RuntimeError", "torch/nccl-internal-error"),
     ("sglang/013.log", "ImportError: ", "ImportError", "sglang/sgl-kernel-undefined-symbol"),
     ("sglang/020.log", "ValueError: ", "ValueError", "sglang/memory-unbalanced"),
     ("torch/007.log", "RuntimeError: ", "RuntimeError", "torch/state-dict-size-mismatch", 2),
     ("torch/019.log", "error \"KeyError: ", "KeyError", "torch/state-dict-unexpected-keys"),
     ("torch/021.log", "error: \"", "RuntimeError", "torch/cuda-no-kernel-image"),
+    ("transformers/001.log", "OSError: ", "OSError", "transformers/no-model-type"),
+    ("transformers/003.log", "ValueError: ", "ValueError", "transformers/trust-remote-code"),
+    ("transformers/004.log", "ValueError: ", "ValueError", "transformers/trust-remote-code"),
+    ("transformers/015.log", "OSError: ", "OSError", "transformers/hub-unreachable"),
+    ("transformers/015.log", "LocalEntryNotFoundError: ", "LocalEntryNotFoundError", "transformers/hub-unreachable"),
+    ("transformers/017.log", "LocalEntryNotFoundError: ", "LocalEntryNotFoundError", "transformers/hub-unreachable"),
+    ("transformers/029.log", r"^GatedRepoError: ", "GatedRepoError", "transformers/repo-not-found", 3),
+    ("transformers/030.log", r"^(?=Cannot access gated repo)", "GatedRepoError", "transformers/repo-not-found", 2),
     ("mlx/016.log", "std::runtime_error: ", "std::runtime_error", "mlx/metal-buffer-too-large"),
 ]
 
 
 def reported_message(paste: str, head: str, spans: int = 1) -> str:
-    """The message as the paste shows it: the first line holding `head`, from there on."""
+    """The message as the paste shows it: after `head` on the first line where it occurs."""
     lines = (CORPUS / paste).read_text(encoding="utf-8", errors="replace").splitlines()
     for i, line in enumerate(lines):
-        if head in line:
-            return "\n".join([line.split(head, 1)[1], *lines[i + 1:i + spans]]).strip()
+        if found := re.search(head, line):
+            return "\n".join([line[found.end():], *lines[i + 1:i + spans]]).strip()
     raise AssertionError(f"{paste}: no line with {head!r}")
 
 
