@@ -40,6 +40,11 @@ CASES = [
     ("transformers/017.log", "LocalEntryNotFoundError: ", "LocalEntryNotFoundError", "transformers/hub-unreachable"),
     ("transformers/029.log", r"^GatedRepoError: ", "GatedRepoError", "transformers/repo-not-found", 3),
     ("transformers/030.log", r"^(?=Cannot access gated repo)", "GatedRepoError", "transformers/repo-not-found", 2),
+    ("triton/002.log", r"^triton\.runtime\.errors\.OutOfResources: ", "OutOfResources", "triton/oor-shared-memory"),
+    ("triton/009.log", "OutOfResources: ", "OutOfResources", "triton/oor-shared-memory"),
+    ("triton/017.log", "error: `", "PTXASError", "triton/ptxas-unknown-arch"),
+    ("triton/019.log", "NoTritonConfigsError: ", "NoTritonConfigsError", "triton/ptxas-unknown-arch", 3),
+    ("triton/033.log", "RuntimeError: ", "RuntimeError", "triton/no-active-driver"),
     ("mlx/016.log", "std::runtime_error: ", "std::runtime_error", "mlx/metal-buffer-too-large"),
 ]
 
