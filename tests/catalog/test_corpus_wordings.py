@@ -45,6 +45,8 @@ CASES = [
     ("triton/017.log", "error: `", "PTXASError", "triton/ptxas-unknown-arch"),
     ("triton/019.log", "NoTritonConfigsError: ", "NoTritonConfigsError", "triton/ptxas-unknown-arch", 3),
     ("triton/033.log", "RuntimeError: ", "RuntimeError", "triton/no-active-driver"),
+    ("mlx/026.log", "ValueError: ", "ValueError", "mlx-lm/chat-template-missing"),
+    ("transformers/025.log", "ValueError: ", "ValueError", "mlx-lm/chat-template-missing"),
     ("mlx/016.log", "std::runtime_error: ", "std::runtime_error", "mlx/metal-buffer-too-large"),
 ]
 
