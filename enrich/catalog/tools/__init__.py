@@ -1,0 +1,1 @@
+"""Maintenance tools over the catalog and engine releases: flag tables, verification."""
