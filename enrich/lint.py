@@ -8,6 +8,7 @@ except ImportError:  # pragma: no cover - 3.10
     import sre_parse  # type: ignore[no-redef]
 
 from enrich.catalog import Catalog
+from enrich.catalog.flags import problems as flag_problems
 from enrich.catalog.index import alternative_words
 from enrich.samples import check_samples
 
@@ -49,5 +50,6 @@ def lint(catalog: Catalog) -> list[str]:
         if entry.message is not None and not all(alternative_words(entry.message)) and not entry.sites:
             problems.append(f"{where}: message pattern requires no word of its own and has no raise site: "
                             "it would match unrelated errors")
+        problems.extend(f"{where}: {problem}" for problem in flag_problems(entry))
     problems.extend(check_samples(catalog))
     return problems

@@ -176,27 +176,55 @@ def _version_key(version: str):
 
 
 def build(engine: str, versions: list[str]) -> dict:
-    """The compact table: per flag its aliases, first and last release, deprecation, defaults."""
+    """The compact table: per flag (under its newest spelling) the releases of each spelling,
+    deprecation, and the default wherever it changes. Spellings that one release parses as the same
+    flag (a name and its aliases) stay one flag across releases, whichever of them is the main one."""
     versions = sorted(dict.fromkeys(versions), key=_version_key)
     per_release = {v: scan(release(engine, v), engine) for v in versions}
-    table: dict[str, dict] = {}
+    records: list[dict] = []
+    by_spelling: dict[str, int] = {}
     for v in versions:
         for name, flag in per_release[v].items():
-            entry = table.setdefault(name, {"first": v})
-            entry["last"] = v
-            for alias in flag["aliases"]:
-                entry.setdefault("aliases", {}).setdefault(alias, [v, v])[1] = v
-            if flag["deprecated"] and "deprecated" not in entry:
-                entry["deprecated"] = {"since": v, **({"use": flag["use"]} if flag["use"] else {})}
+            spellings = [name, *flag["aliases"]]
+            ids = sorted({by_spelling[s] for s in spellings if s in by_spelling})
+            if not ids:
+                ids = [len(records)]
+                records.append({"spellings": {}, "seen": []})
+            record = records[ids[0]]
+            for other in ids[1:]:                          # two flags that became one
+                records[other]["merged"] = True
+                for s, seen in records[other]["spellings"].items():
+                    record["spellings"].setdefault(s, seen)
+                    by_spelling[s] = ids[0]
+            for s in spellings:
+                by_spelling[s] = ids[0]
+                record["spellings"].setdefault(s, [v, v])[1] = v
+            record["name"] = name
+            record["seen"].append(v)
+            if flag["deprecated"] and "deprecated" not in record:
+                record["deprecated"] = {"since": v, **({"use": flag["use"]} if flag["use"] else {})}
             if flag["default"] is not MISSING:
-                defaults = entry.setdefault("default", {})
+                defaults = record.setdefault("default", {})
                 if not defaults or list(defaults.values())[-1] != flag["default"]:
                     defaults[v] = flag["default"]
-    for name, entry in table.items():
-        missing = [v for v in versions if _version_key(entry["first"]) <= _version_key(v) <= _version_key(entry["last"])
-                   and name not in per_release[v]]
-        if missing:
-            entry["absent"] = missing
+    table: dict[str, dict] = {}
+    for record in records:
+        if record.get("merged"):
+            continue
+        name = record["name"]
+        first, last = record["spellings"][name]
+        out = {"first": first, "last": last}
+        aliases = {s: seen for s, seen in record["spellings"].items() if s != name}
+        if aliases:
+            out["aliases"] = aliases
+        span = [v for v in versions if _version_key(record["seen"][0]) <= _version_key(v) <= _version_key(record["seen"][-1])]
+        absent = [v for v in span if v not in record["seen"]]
+        if absent:
+            out["absent"] = absent
+        for key in ("deprecated", "default"):
+            if key in record:
+                out[key] = record[key]
+        table[name] = out
     return {"engine": engine, "releases": versions, "flags": dict(sorted(table.items()))}
 
 
