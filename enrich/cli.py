@@ -164,6 +164,10 @@ def _run(command: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     if hasattr(signal, "SIGPIPE"):   # `enrich catalog list | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:2] == ["catalog", "verify"]:   # its own options: --release DIST==VER, --installed, --json
+        from enrich.catalog.tools.verify import main as verify
+        return verify(argv[2:])
     parser = argparse.ArgumentParser(prog="enrich", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("explain", help="explain a catalog entry (ID), or every error in a log file (PATH, - for stdin)")
@@ -171,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="for a log: one JSON object per finding")
     p.set_defaults(run=explain)
     p = sub.add_parser("catalog", help="list, show, search or lint the catalog; scan an engine's source for drift")
-    p.add_argument("action", choices=["list", "show", "search", "lint", "scan", "docs", "import", "stats"])
+    p.add_argument("action", choices=["list", "show", "search", "lint", "scan", "docs", "import", "stats", "verify"])
     p.add_argument("args", nargs="*", help="ID for show, words for search, PACKAGE for scan and stats, "
                                            "DIR for docs, FILE (a JSON error record) for import")
     p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)

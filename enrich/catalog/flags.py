@@ -24,7 +24,7 @@ ENGINE_WORDS = {"sglang": re.compile(r"\bsglang\b", re.I), "vllm": re.compile(r"
 OTHER_RELEASES = re.compile(r"\breleases?\b|\bolder\b|\bbefore \d|\buntil \d|\bsince \d", re.I)
 CLAUSE = re.compile(r"[^;()]+")
 # a clause that runs another command: its flags are that command's
-OTHER_COMMAND = re.compile(r"\b(?:(?:re)?install|pip|uv|conda|docker|podman|kubectl|hf|huggingface-cli|torchrun|nvidia-smi|git)\s", re.I)
+OTHER_COMMAND = re.compile(r"\b(?:(?:re)?install|pip|uv|conda|docker|podman|kubectl|hf|huggingface-cli|torchrun|nvidia-smi|git)\b", re.I)
 
 
 @dataclass(frozen=True)

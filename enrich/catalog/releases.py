@@ -27,6 +27,8 @@ from typing import Iterator
 
 PRINTABLE_RUN = re.compile(rb"[\x20-\x7e\t]{6,}")
 SHARED_LIBRARY = re.compile(r"\.(so(\.[\d.]+)?|dylib|pyd)$")
+# executables a wheel ships (triton's ptxas): their messages are native too
+EXECUTABLE = re.compile(r"(^|/)bin/[^/.]+$")
 TEXT_SUFFIXES = {".py", ".pyi", ".txt", ".json", ".yaml", ".yml", ".toml", ".cfg", ".md",
                  ".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp", ".inc", ".jinja"}
 MAX_TEXT_FILE = 4 << 20
@@ -73,7 +75,7 @@ class Release:
             path = self.root / f
             if f.name.endswith(".strings"):
                 yield path.with_suffix(""), path.read_text(encoding="utf-8", errors="replace")
-            elif SHARED_LIBRARY.search(f.name):
+            elif SHARED_LIBRARY.search(f.name) or EXECUTABLE.search(f.as_posix()):
                 yield path, library_strings(path)
 
     def packages(self) -> set[str]:
@@ -161,7 +163,7 @@ def unpack(wheel: Path, into: Path) -> None:
             member = Path(info.filename)
             if info.is_dir() or ".." in member.parts or member.is_absolute():
                 continue
-            if SHARED_LIBRARY.search(member.name):
+            if SHARED_LIBRARY.search(member.name) or EXECUTABLE.search(member.as_posix()):
                 out = into / member.parent / (member.name + ".strings")
                 out.parent.mkdir(parents=True, exist_ok=True)
                 with archive.open(info) as stream:
