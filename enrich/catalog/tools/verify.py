@@ -273,12 +273,21 @@ def check_fixes(entry: Entry, rel: Release, texts: list[Corpus]) -> list[str]:
                     if engine != rel.distribution or other_releases:
                         continue
                     bare = "--" + flag[5:] if flag.startswith("--no-") else flag
-                    if flag not in parsed and bare not in parsed:
-                        missing.append(f"flag {flag} is not parsed by this release")
+                    if flag in parsed or bare in parsed or spelled_here(flag, text, rel, parsed):
+                        continue
+                    missing.append(f"flag {flag} is not parsed by this release")
             for name in ENV_VAR.findall(current):
                 if name.startswith(prefixes) and not env_present(name, texts):
                     missing.append(f"environment variable {name} appears nowhere in the release")
     return list(dict.fromkeys(missing))
+
+
+def spelled_here(flag: str, text: str, rel: Release, parsed: set[str]) -> bool:
+    """A flag this release lacks is still fine when rendering spells it the release's way, or when
+    the fix gives the spelling of other releases in a clause of its own."""
+    if flag_tables.spelling(rel.distribution, flag, rel.version) in parsed:
+        return True
+    return any(other and f in parsed for f, _, other in flag_tables.mentions(text, rel.distribution))
 
 
 def env_present(name: str, texts: list[Corpus]) -> bool:
