@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from enrich.catalog.flags import for_installed
 from enrich.capture import MAX_DERIVED, MAX_TEXT, capture, display
 from enrich.facts import Facts
 from enrich.model import Enrichment
@@ -20,7 +21,7 @@ def explain(match: Match, facts: Facts, mechanism: str = "") -> Enrichment:
     derive.apply(entry.derive, raw, message=facts.message)
     shown = {name: display(value, name, MAX_DERIVED if name in entry.derive else MAX_TEXT)
              for name, value in raw.items()}
-    fixes = [text for text in (first_rendered(alts, shown) for alts in entry.fixes) if text]
+    fixes = [for_installed(text, entry.engine) for text in (first_rendered(alts, shown) for alts in entry.fixes) if text]
     return Enrichment(
         id=entry.id, title=entry.title, engine=entry.engine, component=entry.component,
         summary=first_rendered(entry.summary, shown) or entry.title,

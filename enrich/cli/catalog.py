@@ -206,3 +206,36 @@ def stats(args: argparse.Namespace) -> int:
             "bare_asserts": sum(1 for s in sites if s.kind == "assert" and not s.template)}
     print_json(figures)
     return 0
+
+
+def _release(text: str) -> tuple[str, str]:
+    from enrich.catalog.tools.verify import parse_release   # only when --release is given
+    return parse_release(text)
+
+
+def _verify_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--release", action="append", type=_release, default=[], metavar="DIST==VER",
+                   help="also check this release (fetched into the release cache when needed)")
+    p.add_argument("--installed", action="store_true", help="check installed releases (and --release) only")
+    p.add_argument("--entry", action="append", default=[], metavar="ID", help="check only these entries")
+
+
+@action("verify", "prove each entry can fire in the releases it names: message pieces in their source, "
+        "raise sites, the flags and environment variables its fixes name", _verify_arguments, json=True)
+def verify(args: argparse.Namespace) -> int:
+    from enrich.catalog.tools.verify import verify as verify_catalog   # reads release sources: slow, on demand
+
+    report = verify_catalog(get_catalog(), args.release, args.installed, entries=args.entry)
+    if args.json:
+        print_json(report.as_json())
+    else:
+        for why in report.unavailable.values():
+            print(f"unavailable: {why}")
+        for item in report.unchecked:
+            print(f"unchecked: {item}")
+        for problem in report.problems:
+            print(problem)
+        print(f"{len({e for e, _ in report.checked})} entries, {len(report.checked)} entry-release pairs over "
+              f"{len({r for _, r in report.checked})} releases, {len(report.problems)} "
+              f"problem{'s' * (len(report.problems) != 1)}, {len(report.unchecked)} left unchecked")
+    return 1 if report.problems or report.unavailable else 0

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from enrich.catalog import Catalog
 from enrich.catalog.conditions import never_holds
+from enrich.catalog.flags import problems as flag_problems
 from enrich.catalog.regex import alternative_words
 from enrich.catalog.tools.samples import check_samples
 
@@ -119,5 +120,6 @@ def lint(catalog: Catalog, pages: Path | None = PAGES) -> list[str]:
         if entry.message is not None and not all(alternative_words(entry.message)) and not entry.sites:
             problems.append(f"{where}: message pattern requires no word of its own and has no raise site: "
                             "it would match unrelated errors")
+        problems.extend(f"{where}: {problem}" for problem in flag_problems(entry))
     problems.extend(check_samples(catalog))
     return problems
