@@ -83,3 +83,14 @@ def duplicate_gpu_rank(rank: int, port: int) -> None:
     tensor = torch.ones(1, device="cuda")
     dist.all_reduce(tensor)
     torch.cuda.synchronize()
+
+
+def sdpa_flash_only_float32():
+    """Attention patched to force the flash backend on float32 inputs: every allowed kernel refuses."""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q = torch.randn(1, 8, 128, 64, device="cuda")
+    with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
+        F.scaled_dot_product_attention(q, q, q)

@@ -92,3 +92,9 @@ def test_nccl_error_of_a_spawned_rank_gets_its_note_in_the_parent():
     record("duplicate_gpu_rank", type(exc).__qualname__, str(exc), notes[0] if notes else None)
     assert type(exc).__name__ == "ProcessRaisedException"
     assert enrichment is not None and enrichment.id == "torch/nccl-duplicate-gpu", str(exc)[-1500:]
+
+
+def test_sdpa_with_no_kernel_left_on_cuda():
+    exc, enrichment = raised(scenarios.sdpa_flash_only_float32)
+    assert isinstance(exc, RuntimeError)
+    assert enrichment is not None and enrichment.id == "torch/sdpa-no-kernel", str(exc)
