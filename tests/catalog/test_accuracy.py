@@ -202,8 +202,9 @@ def test_the_suggested_launch_passes_sglangs_checks(layout):
     tp = attn_tp * attn_dp * attn_cp
     with get_parallel().override(tp_size=tp, attn_dp_size=attn_dp, attn_cp_size=attn_cp, attn_dcp_size=dcp):
         text = nearest_launch_tp(heads, kv, attn_tp)
-    valid = [t for t in range(1, 4096) if sglang_accepts(heads, kv, t, attn_dp, attn_cp, dcp)]
-    assert [t for t in launch_tp_options(heads, kv, dcp, attn_dp, attn_cp) if t < 4096] == valid
+    bound = heads * attn_dp * attn_cp + 1      # attention TP divides the heads: no valid --tp above this
+    valid = [t for t in range(1, bound) if sglang_accepts(heads, kv, t, attn_dp, attn_cp, dcp)]
+    assert [t for t in launch_tp_options(heads, kv, dcp, attn_dp, attn_cp) if t < bound] == valid
     if text is None:
         assert not [t for t in valid if t != tp]
         return
