@@ -39,6 +39,24 @@ def test_defaults_and_sizes():
         parse("python train.py".split())
 
 
+def test_flags_come_from_the_release_table():
+    # vLLM's parser takes underscores; a later release's alias; the release's own default
+    assert parse("vllm serve ./m --max_model_len 4096".split()).args["max_model_len"] == 4096
+    assert parse("vllm serve ./m --device-memory-utilization 0.8".split(), version="0.34.0").args[
+        "gpu_memory_utilization"] == 0.8
+    assert parse("vllm serve ./m".split(), version="0.6.0").args["max_num_seqs"] == 256
+    assert parse("vllm serve ./m".split(), version="0.10.1.1").args["max_num_seqs"] is None
+    sglang = parse("python -m sglang.launch_server --model-path m --attention-data-parallel-size 2 "
+                   "--enable-dp-attention".split(), version="0.5.23")
+    assert sglang.args["attn_dp"] == 2 and sglang.args["enable_dp_attention"] is True
+    assert sglang.args["host"] == "127.0.0.1" and sglang.given >= {"attn_dp", "enable_dp_attention"}
+    # a prefix the release's other flags make ambiguous is refused, as the engine refuses it
+    with pytest.raises(LaunchError, match="ambiguous"):
+        parse("vllm serve ./m --max-num 8".split(), version="0.10.1.1")
+    # a flag preflight does not read still takes its value (not mistaken for the model or a flag)
+    assert parse("vllm serve ./m --served-model-name x --tensor-parallel-size 2".split()).args["tp"] == 2
+
+
 def write_safetensors(path, tensors):
     header = json.dumps({name: {"dtype": dtype, "shape": shape, "data_offsets": [0, 0]}
                          for name, (dtype, shape) in tensors.items()}).encode()
