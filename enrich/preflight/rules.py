@@ -156,7 +156,8 @@ def evaluate(entries: list[Entry], facts: Facts, render_it: bool = True) -> Outc
             if finding is not None:
                 outcome.findings.append(finding)
                 break
-    outcome.findings.sort(key=lambda f: (f.severity != "error", STAGES.index(f.component) if f.component in STAGES else 99))
+    # in the order the engine meets them at start-up; within a stage, the certain ones first
+    outcome.findings.sort(key=lambda f: (STAGES.index(f.component) if f.component in STAGES else 99, f.severity != "error"))
     return outcome
 
 
