@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -140,3 +141,18 @@ def test_at_startup_block_and_warn(models):
     off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "ENRICH_PREFLIGHT": "off"})
     assert off.returncode == 0 and "vllm/tp-attention-heads" not in off.stderr
+
+
+def test_fixes_spelled_for_the_launch_release(make_model):
+    from enrich.preflight.check import pick_gpu, preflight
+    # a 70B checkpoint on one 80 GB GPU: sglang's weights-leave-no-kv-cache fix names
+    # --cuda-graph-max-bs-decode, which sglang 0.4.0 spelled --cuda-graph-max-bs; the fix is spelled
+    # from the same flag table the command line was parsed with
+    path = make_model("Llama-3.1-70B-Instruct")
+    def fixes(version):
+        report = preflight(f"python -m sglang.launch_server --model-path {path}".split(), engine_version_text=version,
+                           gpu=pick_gpu("H100-80GB", None, None, measure=False), env={}, check_host=False)
+        return " ".join(fix for f in report.outcome.findings for fix in f.fixes)
+    assert "--cuda-graph-max-bs-decode" in fixes("0.5.23")
+    old = fixes("0.4.0")
+    assert re.search(r"--cuda-graph-max-bs(?![\w-])", old) and "--cuda-graph-max-bs-decode" not in old
