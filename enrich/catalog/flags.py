@@ -36,6 +36,7 @@ class Flag:
     aliases: dict[str, tuple[Version, Version]]
     deprecated_since: Version | None
     use: str | None                 # the replacement as the release's help gives it
+    defaults: tuple[tuple[Version, object], ...] = ()   # (from release, default), where the table has one
 
     def has(self, version: Version, spelling: str | None = None) -> bool:
         first, last = self.aliases.get(spelling, (self.first, self.last)) if spelling else (self.first, self.last)
@@ -76,7 +77,8 @@ def table(engine: str) -> Table | None:
         deprecated = raw.get("deprecated") or {}
         flags[name] = Flag(name, _v(raw["first"]), _v(raw["last"]), frozenset(map(_v, raw.get("absent", ()))),
                            {a: (_v(f), _v(l)) for a, (f, l) in raw.get("aliases", {}).items()},
-                           _v(deprecated["since"]) if deprecated else None, deprecated.get("use"))
+                           _v(deprecated["since"]) if deprecated else None, deprecated.get("use"),
+                           tuple((_v(since), value) for since, value in raw.get("default", {}).items()))
         for spelling in (name, *raw.get("aliases", {})):
             spellings.setdefault(spelling, []).append(name)
     return Table(engine, tuple(map(_v, data["releases"])), flags, {k: tuple(v) for k, v in spellings.items()})
@@ -122,6 +124,42 @@ def deprecated(engine: str, flag: str, version) -> dict | None:
         if f.has(v, flag) and f.deprecated_since is not None and f.deprecated_since <= v:
             return {"since": str(f.deprecated_since), "use": f.use}
     return None
+
+
+def sampled_release(engine: str, version) -> Version | None:
+    """The newest sampled release at or before ``version`` (the oldest sampled one before the table
+    begins; the newest when ``version`` is None): the release whose flags stand for ``version``."""
+    t, v = table(engine), _version(version) if version is not None else None
+    if t is None:
+        return None
+    if v is None:
+        return t.releases[-1]
+    older = [r for r in t.releases if r <= v]
+    return older[-1] if older else t.releases[0]
+
+
+def release_spellings(engine: str, version) -> dict[str, Flag]:
+    """Every spelling the (sampled) release parses, aliases and deprecated names included."""
+    t, v = table(engine), sampled_release(engine, version)
+    if t is None or v is None:
+        return {}
+    return {s: t.flags[names[0]] for s, names in t.spellings.items()
+            if any(t.flags[n].has(v, s) for n in names)}
+
+
+MISSING = object()
+
+
+def default(engine: str, flag: str, version) -> object:
+    """The release's default for ``flag`` (any spelling), or ``MISSING`` where the table has none."""
+    t, v = table(engine), sampled_release(engine, version)
+    if t is None or v is None:
+        return MISSING
+    for f in t.lookup(flag):
+        known = [value for since, value in f.defaults if since <= v]
+        if known:
+            return known[-1]
+    return MISSING
 
 
 def spelling(engine: str, flag: str, version) -> str:

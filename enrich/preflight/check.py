@@ -45,14 +45,16 @@ def pick_gpu(name: str | None, memory: float | None, count: int | None, measure:
 
 
 def preflight(command: list[str], *, gpu: gpus.Gpu | None = None, engine_version_text: str | None = None,
-              env: dict[str, str] | None = None, check_host: bool = True, entries=None) -> Report:
+              env: dict[str, str] | None = None, check_host: bool = True, check_port: bool = True,
+              entries=None) -> Report:
     """Raises flags.LaunchError, model.ModelError (bad input); everything else is a finding or a note."""
-    launch = flags.parse(command)
+    version, source = engine_version(flags.engine_of(command), engine_version_text)
+    launch = flags.parse(command, version=version)
     if not launch.model:
         raise flags.LaunchError("the command names no model (vllm serve MODEL, --model or --model-path)")
     model = read(launch.model)
-    version, source = engine_version(launch.engine, engine_version_text)
-    facts = Facts(launch, model, gpu, version, source, dict(os.environ if env is None else env), check_host)
+    facts = Facts(launch, model, gpu, version, source, dict(os.environ if env is None else env), check_host,
+                  check_port)
     if entries is None:
         from enrich.catalog import get_catalog
         entries = predicted_entries(get_catalog().entries.values())

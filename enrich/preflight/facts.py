@@ -50,6 +50,7 @@ class Facts:
     version_source: str
     env: dict[str, str] = field(default_factory=dict)
     check_host: bool = True
+    check_port: bool = True          # off inside the engine's own process, which may hold the port already
     verifier: Callable[["Facts", str], list[int]] | None = None   # set by the rule engine
     _spaces: dict[str, Any] | None = None
 
@@ -60,7 +61,7 @@ class Facts:
     def with_args(self, **changes: Any) -> "Facts":
         """The same launch with some flags changed (to re-check a suggested fix)."""
         launch = replace(self.launch, args={**self.launch.args, **changes})
-        return replace(self, launch=launch, _spaces=None, check_host=False, verifier=None)
+        return replace(self, launch=launch, _spaces=None, check_host=False, check_port=False, verifier=None)
 
     def spaces(self) -> dict[str, Any]:
         if self._spaces is None:
@@ -86,7 +87,7 @@ class Facts:
         plan = memory_plan(self.engine, self.version, m, args, self.gpu)
         _rule_views(plan)
         return {"config": self.model.text, "vision": self.model.vision or {}, "model": m, "args": args,
-                "gpu": gpu, "engine": engine, "plan": plan, "host": self._host(args)}
+                "gpu": gpu, "engine": engine, "plan": plan, "host": self._host(args, plan)}
 
     def _args(self, m: dict[str, Any]) -> dict[str, Any]:
         args = dict(self.launch.args)
@@ -101,6 +102,7 @@ class Facts:
             args["attn_tp"] = tp
             args["ep"] = tp * dp if args.get("enable_ep") else 1
         args["world"] = tp * (args.get("pp") or 1)
+        args["mlp_tp"] = _mlp_tp(self.engine, m, args)
         args["dtype_resolved"] = self._dtype(m, args)
         args["model"] = self.launch.model
         args["max_model_len_given"] = args.get("max_model_len") if "max_model_len" in self.launch.given else NOT_APPLICABLE
@@ -156,6 +158,8 @@ class Facts:
         vision_dp = args.get("mm_encoder_tp_mode") == "data" or args.get("mm_enable_dp_encoder")
         engine["vision_heads_sharded"] = NOT_APPLICABLE if vision_dp else m["vision_heads"]
         engine["derived_max_len"] = _derived_limit(m, args, self.env)
+        vocab = m.get("vocab")   # VocabParallelEmbedding pads to a multiple of 64, then divides by TP
+        engine["vocab_padded"] = -(-vocab // 64) * 64 if isinstance(vocab, int) and vocab > 0 else NOT_APPLICABLE
         forced = (args.get("attention_backend") or self.env.get("VLLM_ATTENTION_BACKEND") or "").upper() or None
         engine["forced_backend"] = forced
         engine["forced_backend_class"] = BACKEND_CLASS.get(forced or "", NOT_APPLICABLE)
@@ -164,7 +168,7 @@ class Facts:
         engine["forced_backend_sizes_text"] = str(list(sizes)) if sizes else NOT_APPLICABLE
         return engine
 
-    def _host(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _host(self, args: dict[str, Any], plan: dict[str, Any]) -> dict[str, Any]:
         host: dict[str, Any] = {"allow_long_max_model_len": self.env.get("VLLM_ALLOW_LONG_MAX_MODEL_LEN") in ("1", "true")}
         if not self.check_host:
             return host
@@ -178,10 +182,56 @@ class Facts:
         from enrich.versions import installed_version
         host["nccl_version"] = installed_version("nvidia-nccl-cu12") or installed_version("nvidia-nccl-cu13") or "(version unknown)"
         port = args.get("port")
-        if isinstance(port, int):
-            host["port"] = port
-            host["port_busy"] = _port_busy(args.get("host") or "0.0.0.0", port)
+        if isinstance(port, int) and self.check_port:
+            address = args.get("host") or "0.0.0.0"
+            # vLLM sets SO_REUSEPORT from 0.7 (create_server_socket): a holder that set it too does not block it
+            reuse_port = self.engine == "vllm" and (self.version is None or self.version >= Version("0.7"))
+            reason = _port_busy(address, port, reuse_port)
+            host["bind_host"], host["port"] = address, port
+            host["port_busy"] = 1 if reason else NOT_APPLICABLE
+            host["port_error"] = reason or NOT_APPLICABLE
+        host.update(_host_ram(self.model, plan, world))
         return host
+
+
+def _host_ram(model: Model, plan: dict[str, Any], world: int) -> dict[str, Any]:
+    """Host memory for loading: the checkpoint's bytes once for safetensors (ranks map the same
+    files, the page cache is shared), once per rank for pickled checkpoints (each rank unpickles
+    whole files), against /proc/meminfo MemAvailable."""
+    available = _mem_available()
+    total = plan.get("weights_total_gib")
+    if available is None or total is None:
+        return {}
+    pickled = not any(model.path.glob("*.safetensors")) and any(
+        p.suffix in (".bin", ".pt", ".pth") for p in model.path.glob("*.*"))
+    copies = world if pickled else 1
+    return {"ram_available_bytes": available, "ram_needed_bytes": int(total * 2**30) * copies,
+            "ram_copies": copies, "ram_available_gib": f"{available / 2**30:.1f} GiB",
+            "ram_needed_gib": f"{total * copies:.1f} GiB" + (f" ({copies} ranks, pickled checkpoint)" if copies > 1 else "")}
+
+
+def _mem_available() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _mlp_tp(engine: str, m: dict[str, Any], args: dict[str, Any]) -> int:
+    """The ranks one MLP's width is split over: the TP size, except for a model whose every MLP is
+    an expert layer under expert parallelism (sglang: TP / EP per expert; vLLM: whole experts)."""
+    tp = args.get("tp") or 1
+    experts_only = isinstance(m.get("experts"), int) and m.get("moe_intermediate") == m.get("intermediate")
+    if not experts_only:
+        return tp
+    if engine == "sglang":
+        ep = args.get("ep") or 1
+        return tp // ep if ep > 1 and tp % ep == 0 else tp
+    return 1 if args.get("enable_ep") else tp
 
 
 def _min_capability(method: str, version: Version | None) -> Any:
@@ -208,12 +258,17 @@ def _rule_views(plan: dict[str, Any]) -> None:
         plan["weights_asked_text"] = f"{plan['weights_per_gpu_gib']:.2f} GiB (its share of the weights)"
 
 
-def _port_busy(host: str, port: int) -> str | None:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+def _port_busy(host: str, port: int, reuse_port: bool = False) -> str | None:
+    """The bind error the server would get, with the socket options it sets (SO_REUSEADDR: a port
+    in TIME_WAIT is free)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port and hasattr(socket, "SO_REUSEPORT"):
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         try:
             probe.bind(("" if host in ("0.0.0.0", "::") else host, port))
         except OSError as exc:
-            return exc.strerror or "in use"
+            return f"[Errno {exc.errno}] {exc.strerror}" if exc.errno else str(exc)
     return None
 
 

@@ -12,17 +12,39 @@ follows its own formula over GPU memory, chunked prefill size and TP x PP (srt/a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from packaging.version import Version
 
-from enrich.preflight.shape import estimate_weight_bytes
+from enrich.preflight.shape import estimate_weight_bytes, routed_expert_share
 
 GIB = 2**30
 BLOCK = 16
-BAND = (0.6, 2.0)            # activation estimate x this = the band's ends
-NON_TORCH_GIB = (0.25, 1.5)  # NCCL buffers, cuBLAS workspaces
-GRAPHS_GIB = (0.0, 1.5)      # CUDA graphs, counted in the budget from vLLM 0.11 unless --enforce-eager
+
+
+@dataclass(frozen=True)
+class ActivationModel:
+    """The profiling run's activation peak: the larger of the widest MLP step over the batch
+    (``per_token`` x the formula of ``mlp_bytes``) and the sampler's copies of the fp32 logits of
+    every sequence (``sampler_copies`` x seqs x vocab x 4); the band is the fit's spread."""
+    per_token: float
+    sampler_copies: float
+    spread: tuple[float, float]
+    source: str
+
+
+# Fitted by benchmarks/preflight/calibrate.py to vLLM's own profiling prints
+# (benchmarks/preflight/profiles.toml); tests/preflight/test_calibration.py re-fits and compares.
+# Before 0.6.5 the profiler's peak did not include the sampler's logits (vLLM PR 10511 reworked it).
+# V1 (0.8 on) profiles the same two steps; no V1 print was collected, so its band is wider.
+ACTIVATION = {
+    "v0-old-profiler": ActivationModel(0.93, 0.0, (0.9, 1.1), "fitted: 2 prints of vLLM 0.6.4"),
+    "v0": ActivationModel(0.93, 10.0, (0.9, 1.1), "fitted: 4 prints of vLLM 0.6.5-0.7.3"),
+    "v1": ActivationModel(0.93, 10.0, (0.6, 1.6), "assumed from V0 (no V1 print fitted)"),
+}
+NON_TORCH_GIB = {1: (0.03, 0.35, 1.8), 2: (0.2, 1.9, 3.6)}   # (low, central, high): one GPU / TP > 1
+GRAPHS_GIB = (0.0, 0.5, 1.5)   # CUDA graphs, counted in the budget from vLLM 0.11 unless --enforce-eager
 
 
 def kv_bytes_per_token(m: dict[str, Any], args: dict[str, Any], dtype_bytes: float) -> int | None:
@@ -59,22 +81,36 @@ def _activation_tokens(engine: str, version: Version | None, args: dict[str, Any
     if args.get("max_num_batched_tokens"):
         return args["max_num_batched_tokens"]
     max_len = max_len or 2048
-    if version is not None and version < Version("0.8"):
-        return 2048 if max_len > 32768 else max(max_len, 2048)
+    if version is not None and version < Version("0.8"):   # V0: chunked prefill on by default above 32K
+        chunk = 512 if version < Version("0.7") else 2048
+        return chunk if max_len > 32768 else max(max_len, 2048)
     big = (gpu_gib or 0) >= 70 and "a100" not in gpu_name.lower()
     return 8192 if big else 2048
 
 
-def activation_gib(m: dict[str, Any], tokens: int, tp: int, seqs: int) -> float | None:
-    hidden, vocab = m.get("hidden"), m.get("vocab")
-    if not isinstance(hidden, int) or not isinstance(vocab, int):
+def activation_model(version: Version | None) -> ActivationModel:
+    if version is not None and version < Version("0.6.5"):
+        return ACTIVATION["v0-old-profiler"]
+    return ACTIVATION["v0" if version is not None and version < Version("0.8") else "v1"]
+
+
+def mlp_bytes(m: dict[str, Any], tokens: int, tp: int) -> float | None:
+    """Bytes of the widest MLP step over a batch: bf16 hidden states and the gate/up output."""
+    hidden = m.get("hidden")
+    if not isinstance(hidden, int):
         return None
     inter = m.get("intermediate") if isinstance(m.get("intermediate"), int) else 4 * hidden
     if isinstance(m.get("experts"), int):
         inter = (m.get("moe_intermediate") or inter) * (m.get("experts_per_token") or 2)
-    per_token = 2 * (4 * hidden + 3 * inter / tp)               # bf16 hidden states and the MLP's widest step
-    logits = seqs * vocab * 4                                    # fp32 logits of the sampler's dummy run
-    return (tokens * per_token + logits) / GIB
+    return tokens * 2 * (4 * hidden + 3 * inter / tp)
+
+
+def activation_gib(m: dict[str, Any], tokens: int, tp: int, seqs: int, model: ActivationModel) -> float | None:
+    """The central activation peak of the profiling run, in GiB."""
+    mlp, vocab = mlp_bytes(m, tokens, tp), m.get("vocab")
+    if mlp is None or not isinstance(vocab, int):
+        return None
+    return max(model.per_token * mlp, model.sampler_copies * seqs * vocab * 4) / GIB
 
 
 def memory_plan(engine: str, version: Version | None, m: dict[str, Any], args: dict[str, Any],
@@ -87,9 +123,12 @@ def memory_plan(engine: str, version: Version | None, m: dict[str, Any], args: d
         weights, source = estimate_weight_bytes(m), "estimate from config.json"
     world = max(1, (args.get("tp") or 1) * (args.get("pp") or 1))
     if weights is not None:
+        # routed experts are split over the expert-parallel ranks, the rest over TP (x PP)
+        routed, ep = routed_expert_share(m), max(1, args.get("ep") or 1)
+        share = (1 - routed) / world + routed / (max(ep, args.get("tp") or 1) * (args.get("pp") or 1))
         plan["weights_total_gib"] = round(weights / GIB, 2)
-        plan["weights_per_gpu_bytes"] = weights // world
-        plan["weights_per_gpu_gib"] = round(weights / world / GIB, 2)
+        plan["weights_per_gpu_bytes"] = int(weights * share)
+        plan["weights_per_gpu_gib"] = round(weights * share / GIB, 2)
         plan["weights_source"] = source
     dtype_bytes = kv_dtype_bytes(m, args)
     per_token = kv_bytes_per_token(m, args, dtype_bytes)
@@ -111,27 +150,33 @@ def memory_plan(engine: str, version: Version | None, m: dict[str, Any], args: d
         budget = gpu_gib * util
         plan["budget_gib"] = round(budget, 2)
         tokens = _activation_tokens(engine, version, args, gpu_gib, getattr(gpu, "name", ""), max_len)
-        seqs = args.get("max_num_seqs") or (1024 if tokens >= 8192 else 256)
-        act = activation_gib(m, tokens, tp, seqs)
+        v1 = version is None or version >= Version("0.8")
+        seqs = args.get("max_num_seqs") or (1024 if v1 and tokens >= 8192 else 256)
+        model = activation_model(version)
+        act = activation_gib(m, tokens, tp, seqs, model)
         if act is None:
             return plan
-        graphs = GRAPHS_GIB if (version is None or version >= Version("0.11")) and not args.get("enforce_eager") else (0, 0)
-        low = act * BAND[0] + NON_TORCH_GIB[0] + graphs[0]
-        high = act * BAND[1] + NON_TORCH_GIB[1] + graphs[1]
+        graphs = GRAPHS_GIB if (version is None or version >= Version("0.11")) and not args.get("enforce_eager") else (0, 0, 0)
+        non_torch = NON_TORCH_GIB[1 if (args.get("world") or tp) == 1 else 2]
+        low = act * model.spread[0] + non_torch[0] + graphs[0]
+        mid = act + non_torch[1] + graphs[1]
+        high = act * model.spread[1] + non_torch[2] + graphs[2]
         plan["activation_tokens"] = tokens
+        plan["activation_gib"] = round(act, 2)
         plan["activation_band_gib"] = [round(low, 2), round(high, 2)]
+        plan["activation_source"] = model.source
     else:
         fraction = args.get("mem_fraction_static") or sglang_default_fraction(gpu_gib, args)
         plan["mem_fraction_static"] = fraction
         budget = gpu_gib * fraction
         plan["budget_gib"] = round(budget, 2)
-        low = high = 0.0
+        low = mid = high = 0.0
     if weights is None:
         return plan
-    weights_gib = weights / world / GIB
+    weights_gib = plan["weights_per_gpu_bytes"] / GIB
     kv_high, kv_low = budget - weights_gib - low, budget - weights_gib - high
     plan["kv_available_band_gib"] = [round(kv_low, 2), round(kv_high, 2)]
-    central = (kv_low + kv_high) / 2
+    central = budget - weights_gib - mid
     plan["kv_available_gib"] = f"{central:.2f}"
     plan["kv_available_bytes"] = int(central * GIB)
     plan["kv_available_high_bytes"] = int(kv_high * GIB)

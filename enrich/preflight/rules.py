@@ -17,6 +17,7 @@ from enrich.catalog.schema import Derived, Entry, Predict
 from enrich.explain import first_rendered, render
 from enrich.guard import fail_open
 from enrich.catalog import derive
+from enrich.catalog import flags as flag_tables
 from enrich.catalog.derive import HELPERS
 from enrich.preflight.facts import Facts
 from enrich.preflight.shape import NOT_APPLICABLE
@@ -118,10 +119,12 @@ def evaluate_rule(entry: Entry, rule: Predict, facts: Facts, outcome: Outcome, r
     shown = {name: display(value, name, MAX_DERIVED if name in entry.derive or name in rule.derive else MAX_TEXT)
              for name, value in raw.items() if value is not NOT_APPLICABLE}
     fixes = [text for text in (first_rendered(alts, shown) for alts in entry.fixes) if text]
+    fixes = fixes or [render(alts[-1], shown, missing="?") for alts in entry.fixes]
     return Finding(
         id=entry.id, title=entry.title, severity=rule.severity,
         summary=first_rendered(entry.summary, shown) or entry.title,
-        fixes=fixes or [render(alts[-1], shown, missing="?") for alts in entry.fixes],
+        # flags spelled as the launch's release spells them, from the same tables the parser reads
+        fixes=[flag_tables.for_release(text, facts.engine, facts.version) for text in fixes] if facts.version else fixes,
         values=shown, check=str(check), component=entry.component, resolution=getattr(entry, "resolution", None))
 
 
@@ -156,7 +159,8 @@ def evaluate(entries: list[Entry], facts: Facts, render_it: bool = True) -> Outc
             if finding is not None:
                 outcome.findings.append(finding)
                 break
-    outcome.findings.sort(key=lambda f: (f.severity != "error", STAGES.index(f.component) if f.component in STAGES else 99))
+    # in the order the engine meets them at start-up; within a stage, the certain ones first
+    outcome.findings.sort(key=lambda f: (STAGES.index(f.component) if f.component in STAGES else 99, f.severity != "error"))
     return outcome
 
 

@@ -100,6 +100,8 @@ def shape(model: Model) -> dict[str, Any]:
         "max_len_key": max_len_key,
         "sliding_window": text.get("sliding_window"),
         "moe_every": _first(text, "interleave_moe_layer_step", "moe_layer_freq") or 1,
+        "dense_layers": _first(text, "first_k_dense_replace") or 0,
+        "tied_embeddings": text.get("tie_word_embeddings") is True or model.config.get("tie_word_embeddings") is True,
         "dense_intermediate": _first(text, "intermediate_size_mlp", "intermediate_size"),
         "shared_experts": _first(text, "n_shared_experts", "num_shared_experts"),
         "weight_bytes": model.weight_bytes,
@@ -107,8 +109,8 @@ def shape(model: Model) -> dict[str, Any]:
     }
 
 
-def estimate_weight_bytes(m: dict[str, Any]) -> int | None:
-    """Parameter bytes from the shape alone (no index, no safetensors): dense, MoE and MLA layouts."""
+def _parameters(m: dict[str, Any]) -> tuple[int, int, int] | None:
+    """(embedding and output parameters, other parameters, of which in routed experts), from the shape."""
     hidden, layers, heads, vocab = m["hidden"], m["layers"], m["heads"], m["vocab"]
     if not all(isinstance(v, int) and v > 0 for v in (hidden, layers, heads, vocab)):
         return None
@@ -117,17 +119,48 @@ def estimate_weight_bytes(m: dict[str, Any]) -> int | None:
     attention = hidden * head_dim * (2 * heads + 2 * kv)
     inter = m["intermediate"] or 4 * hidden
     dense = 3 * hidden * (m.get("dense_intermediate") or inter)
+    routed = 0
     if isinstance(m["experts"], int):
         every = m.get("moe_every") if isinstance(m.get("moe_every"), int) and m["moe_every"] > 0 else 1
-        moe_layers = layers // every
+        moe_layers = (layers - (m.get("dense_layers") or 0)) // every
         expert = 3 * hidden * (m["moe_intermediate"] or inter)
         shared = m.get("shared_experts") if isinstance(m.get("shared_experts"), int) else 1
-        mlp_total = moe_layers * expert * (m["experts"] + shared) + (layers - moe_layers) * dense
+        routed = moe_layers * expert * m["experts"]
+        mlp_total = routed + moe_layers * expert * shared + (layers - moe_layers) * dense
     else:
         mlp_total = layers * dense
-    params = layers * attention + mlp_total + 2 * vocab * hidden
-    bits = m["quant_bits"] if isinstance(m["quant_bits"], int) else None
-    per_param = bits / 8 if bits else (m["dtype_bytes"] or 2)
+    embeddings = (1 if m.get("tied_embeddings") else 2) * vocab * hidden
+    return embeddings, layers * attention + mlp_total, routed
+
+
+def _bytes_per_parameter(m: dict[str, Any]) -> tuple[float, float]:
+    """(embeddings, the rest): quantized checkpoints keep embeddings and lm_head in 16 bits; 4-bit
+    group quantization adds a 16-bit scale and a 4-bit zero point per group."""
+    plain = m["dtype_bytes"] or 2
     if "fp8" in str(m["quant_method"]):
-        per_param = 1
-    return int(params * per_param)
+        return 2, 1
+    bits = m["quant_bits"] if isinstance(m["quant_bits"], int) else None
+    if not bits:
+        return plain, plain
+    group = m.get("group_size") if isinstance(m.get("group_size"), int) and m["group_size"] > 0 else 128
+    return 2, bits / 8 + 2.5 / group
+
+
+def estimate_weight_bytes(m: dict[str, Any]) -> int | None:
+    """Parameter bytes from the shape alone (no index, no safetensors): dense, MoE and MLA layouts."""
+    counted = _parameters(m)
+    if counted is None:
+        return None
+    embeddings, rest, _routed = counted
+    embed_bytes, rest_bytes = _bytes_per_parameter(m)
+    return int(embeddings * embed_bytes + rest * rest_bytes)
+
+
+def routed_expert_share(m: dict[str, Any]) -> float:
+    """The share of the weight bytes in routed experts (split over EP ranks, not TP ranks)."""
+    counted = _parameters(m)
+    if counted is None or not counted[2]:
+        return 0.0
+    embeddings, rest, routed = counted
+    embed_bytes, rest_bytes = _bytes_per_parameter(m)
+    return routed * rest_bytes / (embeddings * embed_bytes + rest * rest_bytes)

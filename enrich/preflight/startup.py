@@ -25,7 +25,8 @@ def run(engine: str, argv: list[str] | None = None) -> None:
     from enrich.preflight.check import pick_gpu, preflight
     from enrich.preflight.flags import LaunchError
     try:
-        report = preflight(list(sys.argv if argv is None else argv), gpu=pick_gpu(None, None, None))
+        # the engine may already listen on its port by the time its plugins load: no bind test here
+        report = preflight(list(sys.argv if argv is None else argv), gpu=pick_gpu(None, None, None), check_port=False)
     except LaunchError as exc:   # not a server launch (a script, a test run): nothing to check
         logger.debug("enrich preflight: not a launch command (%s)", exc)
         return

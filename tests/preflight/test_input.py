@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -37,6 +38,24 @@ def test_defaults_and_sizes():
     assert parse("python -m sglang.launch_server --model-path m".split()).args["port"] == 30000
     with pytest.raises(LaunchError):
         parse("python train.py".split())
+
+
+def test_flags_come_from_the_release_table():
+    # vLLM's parser takes underscores; a later release's alias; the release's own default
+    assert parse("vllm serve ./m --max_model_len 4096".split()).args["max_model_len"] == 4096
+    assert parse("vllm serve ./m --device-memory-utilization 0.8".split(), version="0.34.0").args[
+        "gpu_memory_utilization"] == 0.8
+    assert parse("vllm serve ./m".split(), version="0.6.0").args["max_num_seqs"] == 256
+    assert parse("vllm serve ./m".split(), version="0.10.1.1").args["max_num_seqs"] is None
+    sglang = parse("python -m sglang.launch_server --model-path m --attention-data-parallel-size 2 "
+                   "--enable-dp-attention".split(), version="0.5.23")
+    assert sglang.args["attn_dp"] == 2 and sglang.args["enable_dp_attention"] is True
+    assert sglang.args["host"] == "127.0.0.1" and sglang.given >= {"attn_dp", "enable_dp_attention"}
+    # a prefix the release's other flags make ambiguous is refused, as the engine refuses it
+    with pytest.raises(LaunchError, match="ambiguous"):
+        parse("vllm serve ./m --max-num 8".split(), version="0.10.1.1")
+    # a flag preflight does not read still takes its value (not mistaken for the model or a flag)
+    assert parse("vllm serve ./m --served-model-name x --tensor-parallel-size 2".split()).args["tp"] == 2
 
 
 def write_safetensors(path, tensors):
@@ -122,3 +141,18 @@ def test_at_startup_block_and_warn(models):
     off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "ENRICH_PREFLIGHT": "off"})
     assert off.returncode == 0 and "vllm/tp-attention-heads" not in off.stderr
+
+
+def test_fixes_spelled_for_the_launch_release(make_model):
+    from enrich.preflight.check import pick_gpu, preflight
+    # a 70B checkpoint on one 80 GB GPU: sglang's weights-leave-no-kv-cache fix names
+    # --cuda-graph-max-bs-decode, which sglang 0.4.0 spelled --cuda-graph-max-bs; the fix is spelled
+    # from the same flag table the command line was parsed with
+    path = make_model("Llama-3.1-70B-Instruct")
+    def fixes(version):
+        report = preflight(f"python -m sglang.launch_server --model-path {path}".split(), engine_version_text=version,
+                           gpu=pick_gpu("H100-80GB", None, None, measure=False), env={}, check_host=False)
+        return " ".join(fix for f in report.outcome.findings for fix in f.fixes)
+    assert "--cuda-graph-max-bs-decode" in fixes("0.5.23")
+    old = fixes("0.4.0")
+    assert re.search(r"--cuda-graph-max-bs(?![\w-])", old) and "--cuda-graph-max-bs-decode" not in old

@@ -36,12 +36,26 @@ def test_query_heads_vs_tp_sglang(models):
     assert "--tp 4" in f.fixes[0]
 
 
-def test_kv_replication(models):
+def test_kv_replication(models, make_model):
     report = run(f"python -m sglang.launch_server --model-path {models}/Qwen2-7B-Instruct --tp-size 14")
     assert "sglang/attn-tp-kv-replication" in ids(report)
     report = run(f"vllm serve {models}/Qwen2-7B-Instruct -tp 14")
     f = finding(report, "vllm/not-divisible")
+    # the embedding is built first: the padded vocabulary (152064) is what fails at TP 14
+    assert (f.values["numerator"], f.values["denominator"]) == ("152064", "14")
+    path = make_model("Qwen2-7B-Instruct", vocab_size=152320)   # 152320 = 14 x 10880: the KV heads fail next
+    f = finding(run(f"vllm serve {path} -tp 14"), "vllm/not-divisible")
     assert (f.values["numerator"], f.values["denominator"]) == ("14", "4")
+
+
+def test_vocabulary_padded_to_64_then_split(make_model):
+    # vLLM pads the vocabulary to a multiple of 64 before dividing it by TP: 151552 over 6 fails,
+    # 32001 (padded to 32064) over 6 passes
+    f = finding(run(f"vllm serve {make_model('Qwen2-7B-Instruct', vocab_size=151552, num_attention_heads=24, num_key_value_heads=6)} -tp 6"),
+                "vllm/not-divisible")
+    assert (f.values["numerator"], f.values["denominator"]) == ("151552", "6")
+    report = run(f"vllm serve {make_model('Qwen2-7B-Instruct', vocab_size=32001, num_attention_heads=24, num_key_value_heads=6, intermediate_size=18432)} -tp 6")
+    assert "vllm/not-divisible" not in ids(report)
 
 
 def test_kv_split(models, make_model):
@@ -56,9 +70,10 @@ def test_vision_tower_heads(models):
     report = run(f"vllm serve {models}/Qwen2-VL-7B-Instruct --tensor-parallel-size 7")
     f = finding(report, "vllm/not-divisible")
     assert (f.values["numerator"], f.values["denominator"]) == ("16", "7")
-    # run the encoder data-parallel: the vision rule no longer applies, the KV heads still do
+    # run the encoder data-parallel: the vision rule no longer applies, the language model's
+    # embedding (152064 = 7 x 21723 + 3) is the next to fail
     report = run(f"vllm serve {models}/Qwen2-VL-7B-Instruct --tensor-parallel-size 7 --mm-encoder-tp-mode data")
-    assert finding(report, "vllm/not-divisible").values["numerator"] == "7"
+    assert finding(report, "vllm/not-divisible").values["numerator"] == "152064"
 
 
 def test_experts_vs_ep(models):
