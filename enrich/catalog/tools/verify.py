@@ -5,10 +5,13 @@ comment, within the entry's ``versions``), installed, or asked for with ``--rele
 
 - every literal run of its message pattern is in that release's source: a Python string literal
   or f-string piece, or, for native messages, the strings of its shared libraries (for a pattern
-  that is one alternation, one alternative whose runs are all there suffices);
+  that is one alternation, one alternative whose runs are all there suffices); an entry that also
+  matches by its raise line (``source``: a bare ``assert``) needs only a line of the source that
+  its pattern matches;
 - every raise site (``module:qualname`` glob) of the release's packages exists;
 - every engine flag its fixes name is parsed by that release, and every environment variable of
-  the release's family (``VLLM_*``, ``SGLANG_*``...) appears in its source.
+  the release's family (``VLLM_*``, ``SGLANG_*``...) appears in its source, unless the fix gives
+  the spelling of other releases in a clause of its own and that spelling is there.
 
 What a release's source offers is read once (``ast``; nothing is imported) and kept beside the
 release cache.
@@ -228,6 +231,25 @@ def check_message(entry: Entry, texts: list[Corpus]) -> list[str]:
     return [f"message text {run!r} is in no string of the release" for run in best or []]
 
 
+def source_line_present(entry: Entry, rel: Release) -> bool:
+    """A line of the release's Python source matches the entry's raise-line pattern."""
+    key = (rel.distribution, rel.version, entry.source.pattern)
+    if key not in _source_lines:
+        _source_lines[key] = any(entry.source.search(line.strip())
+                                 for path in rel.python_files() for line in _lines(path))
+    return _source_lines[key]
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+_source_lines: dict[tuple[str, str, str], bool] = {}
+
+
 def site_exists(site: str, text: Corpus) -> bool:
     module_glob, _, qual_glob = site.partition(":")
     return any(fnmatch.fnmatchcase(q, qual_glob) for m, quals in text.sites.items()
@@ -277,7 +299,8 @@ def check_fixes(entry: Entry, rel: Release, texts: list[Corpus]) -> list[str]:
                         continue
                     missing.append(f"flag {flag} is not parsed by this release")
             for name in ENV_VAR.findall(current):
-                if name.startswith(prefixes) and not env_present(name, texts):
+                if (name.startswith(prefixes) and not env_present(name, texts)
+                        and not env_spelled_elsewhere(text, current, prefixes, texts)):
                     missing.append(f"environment variable {name} appears nowhere in the release")
     return list(dict.fromkeys(missing))
 
@@ -288,6 +311,14 @@ def spelled_here(flag: str, text: str, rel: Release, parsed: set[str]) -> bool:
     if flag_tables.spelling(rel.distribution, flag, rel.version) in parsed:
         return True
     return any(other and f in parsed for f, _, other in flag_tables.mentions(text, rel.distribution))
+
+
+def env_spelled_elsewhere(text: str, current: str, prefixes: tuple[str, ...], texts: list[Corpus]) -> bool:
+    """The fix names, in a clause about other releases, a variable of the family that this release has
+    (``X=0 (on releases before 0.5.8: Y=1)``)."""
+    current_names = set(ENV_VAR.findall(current))
+    return any(name.startswith(prefixes) and name not in current_names and env_present(name, texts)
+               for name in ENV_VAR.findall(text))
 
 
 def env_present(name: str, texts: list[Corpus]) -> bool:
@@ -366,6 +397,8 @@ def verify_entry(entry: Entry, rel: Release) -> tuple[list[Problem], list[Proble
     texts = [text, *(corpus_of(c) for c in companions(rel)), system_corpus()]
     unchecked = []
     message = check_message(entry, texts)
+    if message and entry.source is not None and source_line_present(entry, rel):
+        message = []
     lacking = partial_build(rel)
     if message and lacking:
         unchecked = [Problem(entry.id, str(rel), f"{m} (this build has no {lacking})") for m in message]
