@@ -171,7 +171,7 @@ def synthetic_log(path: Path, size: int) -> None:
 
 
 def bench_scan(size_mb: int = 1024) -> None:
-    from enrich.findings import findings
+    from enrich.logs import findings
 
     path = Path("/tmp/enrich-bench-log.txt")
     if not path.exists() or path.stat().st_size < size_mb * 2**20:

@@ -1,0 +1,150 @@
+"""Name the catalog entry for an exception read from text, however the text came out.
+
+The message is tried as read, then as pastes damage it (tabs turned to spaces, hard wraps),
+then the message embedded after a log line's lead-in (``... while processing method
+init_device: <message>``). A message cut short matches an entry whose sample starts with what
+is there; a traceback cut before its message is identified from its frames and printed raise
+line. Those two are marked partial.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from enrich.catalog import Catalog
+from enrich.catalog.index import literal_runs
+from enrich.facts import Facts
+from enrich.logs.reader import TextException, to_facts
+from enrich.match import Match, _site_frame, best_match
+
+LEADING_SPACES = re.compile(r"^(?: {2,8}|\t)", re.M)
+SEPARATOR = re.compile(r": (?=\S)")
+DIGITS = re.compile(r"\d+(?:\.\d+)?")
+SPACE = re.compile(r"\s+")
+MAX_EMBEDDED = 6
+MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one
+
+
+@dataclass
+class Identified:
+    match: Match
+    facts: Facts
+    partial: bool       # from a cut message or from frames only
+
+
+def identify(exc: TextException, catalog: Catalog) -> Identified | None:
+    type_name = "" if exc.kind != "exception" else (exc.inner or exc.type)
+    wrapper = None
+    for candidate_type, message in _readings(exc, type_name):
+        facts = to_facts(exc, message, candidate_type)
+        match = best_match(facts, catalog)
+        if match is None:
+            continue
+        if not match.entry.wrapper:
+            return Identified(match, facts, exc.partial and not exc.message)
+        wrapper = wrapper or Identified(match, facts, exc.partial and not exc.message)
+    if wrapper is not None:
+        return wrapper
+    return _cut_message(exc, type_name, catalog) or _from_frames(exc, type_name, catalog)
+
+
+def _readings(exc: TextException, type_name: str):
+    """(type, message) pairs to try, the message as read first."""
+    message = exc.message
+    seen = {message}
+    yield type_name, message
+    variants = []
+    if "\n" in message:
+        variants.append(LEADING_SPACES.sub("\t", message))                 # tabs a paste turned to spaces
+        variants.append(" ".join(line.strip() for line in message.splitlines()))   # hard wraps
+        variants.append(message.split("\n", 1)[0])
+    for variant in variants:
+        if variant not in seen:
+            seen.add(variant)
+            yield type_name, variant
+    first = message.split("\n", 1)[0]
+    rest = message[len(first):]
+    for n, sep in enumerate(SEPARATOR.finditer(first)):    # a message embedded after a lead-in
+        if n >= MAX_EMBEDDED:
+            break
+        embedded = first[sep.end():] + rest
+        if embedded not in seen:
+            seen.add(embedded)
+            yield "", embedded
+
+
+def _normal(text: str) -> str:
+    return SPACE.sub(" ", DIGITS.sub("#", text)).strip()
+
+
+_SAMPLES: dict[int, list[tuple[str, object]]] = {}
+
+
+def _samples(catalog: Catalog) -> list[tuple[str, object]]:
+    found = _SAMPLES.get(id(catalog))
+    if found is None:
+        found = [(_normal(s.message), e) for e in catalog.entries.values() for s in e.samples if s.message]
+        _SAMPLES.clear()
+        _SAMPLES[id(catalog)] = found
+    return found
+
+
+def _class_ok(entry, facts: Facts) -> bool:
+    return not facts.type_name or any(name in facts.classes for name in entry.exceptions)
+
+
+def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
+    """A message cut short (mid-line, mid-list): the entry whose samples start with it."""
+    text = _normal(exc.message.rstrip(".…"))
+    if len(text) < MIN_CUT:
+        return None
+    facts = to_facts(exc, exc.message, type_name)
+    entries = {e.id: e for sample, e in _samples(catalog)
+               if sample.startswith(text) and len(sample) > len(text) and _class_ok(e, facts)}
+    if len(entries) != 1:
+        return None
+    [entry] = entries.values()
+    at_site = _site_frame(entry, facts) if entry.sites else None
+    if entry.require_site and at_site is None:
+        return None
+    frame = at_site[1] if at_site else facts.raise_frame
+    return Identified(Match(entry, _groups(entry, exc.message), frame, ()), facts, True)
+
+
+def _groups(entry, message: str) -> dict[str, str]:
+    """The values a cut message still shows: the pattern's groups up to where the text stops."""
+    if entry.message is None:
+        return {}
+    pattern = entry.message.pattern
+    for end in range(len(pattern), 0, -1):
+        try:
+            m = re.match(pattern[:end], message, entry.message.flags)
+        except re.error:
+            continue
+        if m:
+            return {k: v for k, v in m.groupdict().items() if v is not None}
+    return {}
+
+
+def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
+    """A traceback cut before its message: the entry declared at one of its frames whose raise
+    line is the printed one (its source pattern, or its message's leading text in the line)."""
+    if exc.message.strip() or not exc.frames:
+        return None
+    facts = to_facts(exc, "", type_name)
+    best = None
+    for entry in catalog.index.site_candidates(facts.frames[:6]):
+        at_site = _site_frame(entry, facts)
+        if at_site is None or not _class_ok(entry, facts):
+            continue
+        depth, frame = at_site
+        source = frame.source or ""
+        evidence = bool(entry.source and source and entry.source.search(source))
+        if not evidence and entry.message is not None and source:
+            runs = [run.replace("\0", "").strip() for run in literal_runs(entry.message)]
+            lead = next((run for run in runs if len(run) >= 8), "")
+            evidence = bool(lead) and lead[:24] in source
+        if evidence and (best is None or depth < best[0]):
+            best = (depth, Identified(Match(entry, {}, frame, ()), facts, True))
+    return best[1] if best else None
