@@ -53,6 +53,7 @@ COLLAPSED = re.compile(r" (?=File \"[^\"]+\", line \d+)|(?<=\S) (?=Traceback \(m
 COLLAPSED_FRAME = re.compile(r'^(?P<frame>File "[^"]+", line \d+(?:, in [\w<>.]+)?) (?P<rest>.+)$')
 EXCEPTION_START = re.compile(r"(?:^|(?<=\s))(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
                              r"(?:\([\w.]+\))?:(?: |$)")
+WORD = re.compile(r"^[\w.-]+$")
 NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|[A-Z]\w*(?:Error|Exception|Warning)\b)")
 
 
@@ -149,7 +150,7 @@ def repeated_prefix(text: str, neighbours: list[str]) -> int:
             or not any(c in first for c in "-_/.=@:0123456789")):
         return 0
     candidates = [len(first) + 1]
-    if len(words) == 3 and words[1] and not words[1].endswith(":"):
+    if len(words) == 3 and WORD.match(words[1]) and _token(text, len(first) + 1, False) is None:
         candidates.insert(0, len(first) + len(words[1]) + 2)
     for end in candidates:
         head = text[:end]
@@ -191,7 +192,9 @@ class Peeler:
             shared = repeated_prefix(content, [_neighbour(n) for n in neighbours])
             if shared:
                 streams.append(content[:shared - 1])
-                content = content[shared:]
+                content, more, inner_level = unwrap(content[shared:])
+                streams += more
+                level = inner_level or level
         stream = " ".join(([outer] if outer else []) + streams)
         prefixed = bool(stream or level)
         if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
@@ -209,13 +212,13 @@ class Peeler:
                 repeats, text = int(m["n"]), text[:m.start()]
         if text[:1] == ">":
             text = QUOTE.sub("", text, count=1)
-        content, streams, level = unwrap(text)
-        if content[:1] == "E":
-            content = self._pytest(content)
-        elif content[:1] in BOX:
-            content = _rich(content)
+        if text[:1] == "E":
+            text = self._pytest(text)
         else:
             self.pytest_pad = None
+        content, streams, level = unwrap(text)
+        if content[:1] in BOX:
+            content = _rich(content)
         return content, streams, level, repeats
 
     def _pytest(self, content: str) -> str:

@@ -1,0 +1,25 @@
+"""Metamorphic: a log wrapped by any collector, process manager or paste gives exactly the
+findings of the bare log."""
+
+import io
+from pathlib import Path
+
+import pytest
+
+from enrich.logs import findings
+from wrappers import WRAPPERS
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+LOGS = sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "corpus").glob("*/*.log"))
+
+
+def summary(text: str):
+    return sorted(repr((f.id, f.exception, f.message, f.partial, f.root_cause, f.kind, f.count, f.site))
+                  for f in findings(io.StringIO(text), all=True))
+
+
+@pytest.mark.parametrize("wrapper", sorted(WRAPPERS))
+@pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.name}" for p in LOGS])
+def test_wrapped_log_gives_the_findings_of_the_bare_log(log, wrapper):
+    bare = log.read_text(encoding="utf-8", errors="replace")
+    assert summary(WRAPPERS[wrapper](bare)) == summary(bare)
