@@ -227,8 +227,8 @@ class Peeler:
             self.pytest_pad = None
             return content
         pad = len(m["pad"])
-        if self.pytest_pad is None:
-            self.pytest_pad = pad
+        if self.pytest_pad is None or (pad and pad < self.pytest_pad):
+            self.pytest_pad = pad     # the column is as wide as its least indented line
         return content[1 + min(pad, self.pytest_pad):]
 
 
