@@ -5,7 +5,7 @@ inside a log record. The text is read like a log and its root cause explained.""
 from __future__ import annotations
 
 from enrich.catalog import Catalog, get_catalog
-from enrich.explain import Enrichment
+from enrich.model import Enrichment
 from enrich.logs.findings import enrichment_of
 from enrich.logs.reader import TRACEBACK, parse_text
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from enrich.catalog import Catalog, get_catalog
-from enrich.explain import Enrichment, explain
+from enrich.explain import explain
+from enrich.model import Enrichment
 from enrich.logs.identify import identify
 from enrich.logs.reader import TextException, scan, to_facts
 from enrich.redact import redact_text

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
-from enrich.catalog.index import literal_runs
+from enrich.catalog.regex import literal_runs
 from enrich.facts import Facts
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match
