@@ -32,3 +32,13 @@ def explain_text(text: str, mechanism: str, catalog: Catalog | None = None) -> E
         if best is None or rank < best[0]:
             best = (rank, enrichment)
     return best[1] if best else None
+
+
+def explain_carried(exc: BaseException, mechanism: str) -> Enrichment | None:
+    """The enrichment of the error whose traceback ``exc`` carries as its message text (read from
+    its arguments: no ``__str__`` of an unknown class is called)."""
+    args = getattr(exc, "args", None)
+    text = next((a for a in args if isinstance(a, str)), None) if isinstance(args, tuple) else None
+    if not text or not holds_traceback(text):
+        return None
+    return explain_text(text, mechanism)

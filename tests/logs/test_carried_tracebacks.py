@@ -1,0 +1,67 @@
+"""Errors that reach a process as another process's traceback in a message, and tracebacks
+logged as text: the reader explains the inner error."""
+
+import logging
+import socket
+import traceback
+
+import pytest
+
+
+def _listen_on_taken_port(rank: int, port: int) -> None:
+    import torch.distributed as dist
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
+
+
+def test_spawned_rank_failure_reaches_the_parent_with_the_inner_errors_note(monkeypatch):
+    """torch.multiprocessing.spawn: a child fails in init_process_group (its TCPStore port is
+    taken); the parent gets ProcessRaisedException, whose message is the child's traceback."""
+    mp = pytest.importorskip("torch.multiprocessing")
+    from enrich.pipeline import process
+
+    monkeypatch.setenv("ENRICH_DISABLED", "1")          # the child has no enrich: only its text comes back
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 0)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(mp.ProcessRaisedException) as raised:
+            mp.spawn(_listen_on_taken_port, args=(port,), nprocs=1, join=True)
+    exc = raised.value
+    assert "Traceback (most recent call last)" in str(exc) and "[torch/" not in str(exc)
+    monkeypatch.delenv("ENRICH_DISABLED")
+    enrichment = process(exc, "test")
+    assert enrichment is not None and enrichment.id == "torch/tcpstore-port-in-use"
+    assert type(exc) is mp.ProcessRaisedException                       # the live exception keeps its identity
+    assert any(note.startswith("[torch/tcpstore-port-in-use]") for note in exc.__notes__)
+    assert str(port) in enrichment.summary + " ".join(enrichment.fixes)
+
+
+@pytest.fixture
+def stream_logger():
+    import io
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logger = logging.getLogger("serving.text")
+    logger.propagate = False
+    logger.addHandler(handler)
+    yield logger, handler, stream
+    logger.removeHandler(handler)
+
+
+def test_a_traceback_passed_as_a_percent_argument_gets_the_note(stream_logger):
+    """vLLM and sglang log ``logger.error("... %s", traceback_text)``: the traceback is in the args."""
+    torch = pytest.importorskip("torch")
+    from enrich.integrations.logging import EnrichFilter
+
+    logger, handler, stream = stream_logger
+    handler.addFilter(EnrichFilter())
+    try:
+        torch.nn.Linear(8, 4).load_state_dict(torch.nn.Linear(16, 4).state_dict())
+    except RuntimeError:
+        text = traceback.format_exc()
+    assert "[torch/" not in text                       # no note yet: the filter reads the text
+    logger.error("WorkerProc hit an exception: %s", text)
+    out = stream.getvalue()
+    assert "WorkerProc hit an exception: Traceback" in out
+    assert "[torch/state-dict-size-mismatch] Linear.weight: the checkpoint has shape [4, 16]" in out
