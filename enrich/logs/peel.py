@@ -53,7 +53,7 @@ COLLAPSED = re.compile(r" (?=File \"[^\"]+\", line \d+)|(?<=\S) (?=Traceback \(m
 COLLAPSED_FRAME = re.compile(r'^(?P<frame>File "[^"]+", line \d+(?:, in [\w<>.]+)?) (?P<rest>.+)$')
 EXCEPTION_START = re.compile(r"(?:^|(?<=\s))(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
                              r"(?:\([\w.]+\))?:(?: |$)")
-WORD = re.compile(r"^[\w.-]+$")
+WORD = re.compile(r"^[A-Za-z][\w.-]*$")
 NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|[A-Z]\w*(?:Error|Exception|Warning)\b)")
 
 
@@ -146,17 +146,17 @@ def repeated_prefix(text: str, neighbours: list[str]) -> int:
         return 0
     words = text.split(" ", 2)
     first = words[0]
-    if (len(words) < 2 or len(first) > 80 or first.endswith((":", ",", ".")) or '"' in first
+    if (len(words) < 2 or len(first) > 80 or len(first) < 3 or not any(c.isalnum() for c in first) or first.endswith((":", ",", ".")) or '"' in first
             or not any(c in first for c in "-_/.=@:0123456789")):
         return 0
-    candidates = [len(first) + 1]
+    candidates = [(len(first) + 1, True)]     # (end, whether neighbours may differ in digits)
     if len(words) == 3 and WORD.match(words[1]) and _token(text, len(first) + 1, False) is None:
-        candidates.insert(0, len(first) + len(words[1]) + 2)
-    for end in candidates:
+        candidates.insert(0, (len(first) + len(words[1]) + 2, False))
+    for end, by_shape in candidates:
         head = text[:end]
         shape_of_head = _shape(head)
         for other in neighbours:
-            if other.startswith(head) or (other[end - 1:end] == " " and _shape(other[:end]) == shape_of_head):
+            if other.startswith(head) or (by_shape and other[end - 1:end] == " " and _shape(other[:end]) == shape_of_head):
                 return end
     return 0
 
@@ -271,7 +271,11 @@ def _neighbour(raw: str) -> str:
         except (ValueError, AttributeError):
             pass
     text = ANSI.sub("", text)
-    return unwrap(QUOTE.sub("", text, count=1) if text[:1] == ">" else text)[0]
+    if text[:1] == ">":
+        text = QUOTE.sub("", text, count=1)
+    elif text[:1] == "E":
+        text = PYTEST.sub("", text, count=1)
+    return unwrap(text)[0]
 
 
 def _rich(content: str) -> str:

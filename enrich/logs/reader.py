@@ -20,17 +20,15 @@ from enrich.logs.peel import Line, Peeler
 
 # A line is looked at in Python only if it holds one of these (each found with str.find, which
 # runs far faster than one regex alternation over the block).
-TRIGGERS = ("Traceback (most recent call last)", "Error", "Exception", "ERROR", "CRITICAL", "FATAL", "error:",
-            "what():", " WARN ", "NCCL failure", "NCCL error", "above exception", "Assertion `", "terminat",
-            'File "', 'File \\"', "OutOfResources", "failed", "] [", "NVRM", " stdout P ", " stderr P ",
-            "Traceback (most", "NCCL INFO")
+TRIGGERS = ("Traceback (most", "rror", "Exception", "ERROR", "WARN ", "above exception",
+            "ssertion", "terminat", 'File ', "] [", "stderr P ", "NCCL INFO")
 TRACEBACK = "Traceback (most recent call last):"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
 EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\((?P<inner>[\w.]+)\))?)(?::\s?(?P<message>.*))?$")
 ERROR_LINE = re.compile(
     r"(?:^|\s)(?P<type>(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception))(?:\((?P<inner>[\w.]+)\))?)"
-    r":(?: (?P<message>\S.*)|$)")
+    r":(?: +(?P<message>\S.*)|\s*$)")
 # Error lines that are not exceptions: ERROR-level log records, compiler diagnostics, CUDA kernel asserts.
 LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[(?:ERROR|CRITICAL|FATAL)\]:?"
                        r"(?:\s*[\d:. -]+\s)?|(?<![\w-])error:)\s*(?P<message>\S.*)$|(?P<nccl>NCCL (?:failure|error)\b.*)$")
@@ -234,7 +232,11 @@ class Parser:
     def _continues(self, s: _Stream, text: str, stripped: str, level: str) -> bool:
         if not stripped or s.continuation >= MAX_CONTINUATION or stripped.startswith("[") and NOTE.match(stripped):
             return False
-        if (FRAME.match(text) or TERMINATE.search(text) or stripped.startswith(("[", "frame #"))
+        if FRAME.match(text) or TERMINATE.search(text):
+            return False
+        if not s.current.message.strip():
+            return True           # a bare "RuntimeError:": its message is on the next line
+        if (stripped.startswith(("[", "frame #"))
                 or (level in QUIET_LEVELS and s.level not in QUIET_LEVELS)):
             return False
         m = ERROR_LINE.match(stripped)
