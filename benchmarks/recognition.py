@@ -32,7 +32,7 @@ SPLITS = ("dev", "test", "all")
 
 def read_log(text: str) -> list:
     """The log reader under test; the one place that names its module."""
-    from enrich.findings import findings
+    from enrich.logs import findings
     return findings(io.StringIO(text))
 
 

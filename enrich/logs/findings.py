@@ -11,10 +11,14 @@ from typing import IO
 from enrich.catalog import Catalog, get_catalog
 from enrich.explain import explain
 from enrich.model import Enrichment
+from enrich.facts import from_text
 from enrich.logs.identify import identify
-from enrich.logs.reader import TextException, scan, to_facts
+from enrich.logs.mentions import Mention, mentions
+from enrich.match import Match
+from enrich.logs.reader import TextException, read_lines, scan, to_facts
 from enrich.redact import redact_text
 
+PASTE = 1 << 21      # characters: an input this small is read whole
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # an error that says another one, printed before it, is the real one
 REFERS_ABOVE = re.compile(r"(?i)(?:see|check)\b[^.]{0,40}\babove\b|root cause above|above for the root cause"
@@ -51,11 +55,31 @@ class Finding:
 
 
 def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False) -> list[Finding]:
-    """The root causes in the text (every finding, folded ones marked, with ``all``)."""
-    return group(scan(stream), catalog or get_catalog(), all)
+    """The root causes in the text (every finding, folded ones marked, with ``all``). A paste
+    (up to PASTE characters) is also searched for catalog messages quoted anywhere in it."""
+    catalog = catalog or get_catalog()
+    head = stream.read(PASTE)
+    if len(head) < PASTE:
+        found, lines = read_lines(head.splitlines())
+        return group(found, catalog, all, mentions(lines, catalog))
+    return group(scan(_Rejoined(head, stream)), catalog, all)
 
 
-def group(found: list[TextException], catalog: Catalog, all: bool = False) -> list[Finding]:
+class _Rejoined:
+    """The part already read, then the rest of the stream."""
+
+    def __init__(self, head: str, rest: IO[str]):
+        self.head, self.rest = head, rest
+
+    def read(self, size: int = -1) -> str:
+        if self.head:
+            head, self.head = self.head, ""
+            return head
+        return self.rest.read(size)
+
+
+def group(found: list[TextException], catalog: Catalog, all: bool = False,
+          quoted: list[Mention] = ()) -> list[Finding]:
     outer = {id(e.led_to) for e in found if e.led_to is not None}
     by_text: dict[tuple, Finding] = {}
     items: list[Finding] = []
@@ -72,12 +96,34 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False) -> li
         if exc.stream and exc.stream not in finding.streams:
             finding.streams.append(exc.stream)
     items = [f for f in items if f.kind != "warning" or f.id]   # a native warning matters when known
+    items += _mentioned(quoted, catalog, items)
     items.sort(key=lambda f: f.line)
     _fold(items)
     if all:
         return items
-    roots = [f for f in items if f.root_cause]
-    return roots
+    return [f for f in items if f.root_cause] or items
+
+
+def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding]) -> list[Finding]:
+    """Findings for catalog messages quoted in prose: root causes only where nothing the text
+    printed as an error was identified."""
+    known = {f.id for f in items if f.id}
+    identified = any(f.id and not f.wrapper for f in items)
+    out: dict[str, Finding] = {}
+    for mention in quoted:
+        if mention.entry_id in known:    # the error as printed says it already
+            continue
+        if mention.entry_id in out:
+            out[mention.entry_id].count += 1
+            continue
+        entry = catalog.entries[mention.entry_id]
+        facts = from_text("", mention.text)
+        enrichment = explain(Match(entry, mention.groups, None, ()), facts, "log")
+        out[mention.entry_id] = Finding(
+            exception="", message=redact_text(mention.text), line=mention.line, id=entry.id, title=entry.title,
+            summary=enrichment.summary, fixes=list(enrichment.fixes), kind="mention", wrapper=entry.wrapper,
+            root_cause=not identified)
+    return list(out.values())
 
 
 def _fold(items: list[Finding]) -> None:
@@ -96,7 +142,7 @@ def _fold(items: list[Finding]) -> None:
             continue
         text = NUMBER.sub("#", f.message)
         quotes_another = any(m != firsts[n] and len(m) >= 16 and m in text for i, m in enumerate(firsts) if i != n)
-        if ((f.wrapper and len(items) > 1)
+        if (f.wrapper             # it only wraps another error: never the root cause itself
                 or (not f.id and (quotes_another or (identified and f.kind != "exception")
                                   or (exceptions and f.kind == "log")
                                   or (len(items) > 1 and (REFERS_ABOVE.search(f.message)
@@ -104,9 +150,9 @@ def _fold(items: list[Finding]) -> None:
                                   or (nccl_warned and f.exception == "NCCL")))):
             f.root_cause = False
     roots = [f for f in items if f.root_cause]
-    if not roots:              # nothing stands out: every finding is its own root
+    if not roots:              # nothing stands out: every finding but a wrapper is its own root
         for f in items:
-            f.root_cause = True
+            f.root_cause = not f.wrapper
         return
     for f in items:
         if not f.root_cause:

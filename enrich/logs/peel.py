@@ -28,18 +28,20 @@ TOKEN = re.compile(
     r"|(?P<level>" + "|".join(LEVELS) + r")(?::(?:[\w.-]+:)?|(?= ))"
     r"|(?P<nccl>[\w.-]+:\d+:\d+) \[\d+\]"
     r"|(?P<glog>[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\]"
+    r"|(?P<location>[\w./-]+\.\w{1,4}:\d+)\]"                      # vLLM 0.6's "engine.py:366]"
     r"|(?P<compose>[A-Za-z0-9][\w.-]*) *\|(?= |$)"
-    r"|(?P<label>\d{1,4}):(?= )")
+    r"|(?P<label>\d{1,4}):(?= )"
+    r"|(?P<bar> *\|)(?= )")                                               # a CI viewer's column
 # after a timestamp only: syslog and journald's ``host unit[pid]:``
 SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
-KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "compose", "label")
+KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "compose", "label", "bar")
+CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper
 BRACKET_TIME = re.compile(TIME)
 SOURCE_LOCATION = re.compile(r"^[\w./-]+\.\w+:\d+$")
 GLOG_LEVEL = re.compile(r"^(?P<level>[IWEF])(?:\d{4}\s|\s)")
 POD_PATH = re.compile(r"^[\w.-]+/[\w.-]+/[\w.-]+$")
 CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdout|stderr) (?P<tag>[FP]) ?")
 REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
-FENCE = re.compile(r"^\s*(?:```|~~~)")
 QUOTE = re.compile(r"^(?:>(?!>) ?)+")
 PYTEST = re.compile(r"^E(?P<pad> +|$)")
 RICH_HEADER = re.compile(r"^[╭┌].*Traceback")
@@ -97,9 +99,9 @@ def unwrap(text: str) -> tuple[str, list[str], str]:
 def _token(text: str, pos: int, after_time: bool) -> tuple[int, str, str, bool] | None:
     """(end, stream, level, is_time) of a metadata token at ``pos``; None where content starts."""
     if after_time:
-        m = SYSLOG_TAG.match(text, pos)
+        m = SYSLOG_TAG.match(text, pos) or CRI_TAG.match(text, pos)
         if m:
-            return m.end(), m["tag"], "", False
+            return m.end(), m["tag"] if m.re is SYSLOG_TAG else "", "", False
     m = TOKEN.match(text, pos)
     if m is None:
         return None
@@ -114,8 +116,12 @@ def _token(text: str, pos: int, after_time: bool) -> tuple[int, str, str, bool] 
         return m.end(), "", m["level"], False
     if kind == "glog":
         return m.end(), "", m["glog"], False
+    if kind == "location":
+        return m.end(), "", "", False
     if kind == "label" and pos:
         return None
+    if kind == "bar":
+        return m.end(), "", "", False
     return m.end(), m[kind], "", False
 
 
@@ -171,7 +177,7 @@ class Peeler:
 
     def __init__(self):
         self.partial: dict[str, str] = {}      # CRI / docker stream -> text of its unfinished line
-        self.pytest_pad: int | None = None
+        self.pads: dict[str, int | None] = {"outer": None, "inner": None}   # pytest's E column, per level
 
     @property
     def pending(self) -> bool:
@@ -188,13 +194,18 @@ class Peeler:
         content, streams, level, repeats = self.content(text)
         if outer and not streams and not content.strip():
             return [Line(number, "", outer, level, True)]
-        if neighbours and content and content[0] not in " \t":
-            shared = repeated_prefix(content, [_neighbour(n) for n in neighbours])
+        others = [_neighbour(n) for n in neighbours] if neighbours and content and content[0] not in " \t" else ()
+        for _ in range(2 if others else 0):     # a tag, and one more under it
+            shared = repeated_prefix(content, others)
+            if not shared:
+                break
+            others = [o[shared:] if o.startswith(content[:shared]) else o for o in others]
             if shared:
                 streams.append(content[:shared - 1])
                 content, more, inner_level = unwrap(content[shared:])
-                streams += more
-                level = inner_level or level
+                streams, level = streams + more, inner_level or level
+        content, more, inner_level = self.inner(content)
+        streams, level = streams + more, inner_level or level
         stream = " ".join(([outer] if outer else []) + streams)
         prefixed = bool(stream or level)
         if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
@@ -202,7 +213,8 @@ class Peeler:
         return [Line(number, content, stream, level, prefixed, repeats)]
 
     def content(self, text: str) -> tuple[str, list[str], str, int]:
-        """Paste damage undone, then prefix tokens peeled: (content, streams, level, repeats)."""
+        """Colour codes gone, paste damage outside the prefixes undone, prefix tokens peeled:
+        (content, streams, level, repeats)."""
         if "\x1b" in text or "m" in text and "[" in text:
             text = ANSI.sub("", text)
         repeats = 1
@@ -213,24 +225,35 @@ class Peeler:
         if text[:1] == ">":
             text = QUOTE.sub("", text, count=1)
         if text[:1] == "E":
-            text = self._pytest(text)
+            text = self._pytest(text, "outer")
         else:
-            self.pytest_pad = None
+            self.pads["outer"] = None
         content, streams, level = unwrap(text)
-        if content[:1] in BOX:
-            content = _rich(content)
         return content, streams, level, repeats
 
-    def _pytest(self, content: str) -> str:
+    def inner(self, content: str) -> tuple[str, list[str], str]:
+        """Paste damage inside the prefixes: quotes and pytest's column of prefixed lines, rich's
+        boxes, code fences."""
+        streams, level = [], ""
+        if content[:1] == ">" and QUOTE.match(content):
+            content, streams, level = unwrap(QUOTE.sub("", content, count=1))
+        elif content[:1] == "E" and PYTEST.match(content):
+            content, streams, level = unwrap(self._pytest(content, "inner"))
+        if content[:1] in BOX:
+            content = _rich(content)
+        elif content[:3] in ("```", "~~~") or content.lstrip()[:3] in ("```", "~~~"):
+            content = ""          # a code fence: the pasted block ends or starts here
+        return content, streams, level
+
+    def _pytest(self, content: str, level: str) -> str:
         m = PYTEST.match(content)
         if m is None:
-            self.pytest_pad = None
+            self.pads[level] = None
             return content
-        pad = len(m["pad"])
-        if self.pytest_pad is None or (pad and pad < self.pytest_pad):
-            self.pytest_pad = pad     # the column is as wide as its least indented line
-        return content[1 + min(pad, self.pytest_pad):]
-
+        pad, known = len(m["pad"]), self.pads[level]
+        if known is None or (pad and pad < known):
+            known = self.pads[level] = pad     # the column is as wide as its least indented line
+        return content[1 + min(pad, known):]
 
     def _decode(self, text: str) -> tuple[str, str] | None:
         """CRI and docker json-file lines to (text, stream name); None while a line is partial."""
@@ -254,8 +277,6 @@ class Peeler:
                 self.partial[key] = content
                 return None
             return content, ""
-        if FENCE.match(text):
-            return None
         return text, ""
 
 
@@ -264,6 +285,8 @@ def _neighbour(raw: str) -> str:
     text = raw.rstrip("\n")
     m = CRI.match(text)
     if m:
+        if m["tag"] == "P":
+            return ""         # a piece of the line itself
         text = text[m.end():]
     elif text.startswith('{"'):
         try:

@@ -121,6 +121,7 @@ class Parser:
         self.peeler = Peeler()
         self.previous_raw = ""
         self.number = 0
+        self.kept: list[tuple[int, str]] | None = None   # every peeled line, where asked for
 
     # A block of lines is fed while any traceback is open; otherwise only trigger lines.
     @property
@@ -134,6 +135,8 @@ class Parser:
         lines = self.peeler.peel(number, raw, (self.previous_raw,) if neighbours is None else neighbours)
         self.previous_raw = raw
         for line in lines:
+            if self.kept is not None:
+                self.kept.append((line.number, line.text))
             self.feed_line(line)
 
     def feed_line(self, line: Line) -> None:
@@ -331,11 +334,17 @@ class Parser:
 
 
 def parse_lines(lines: Iterable[str]) -> list[TextException]:
+    return read_lines(lines)[0]
+
+
+def read_lines(lines: Iterable[str]) -> tuple[list[TextException], list[tuple[int, str]]]:
+    """Every line read (no trigger skipping): the exceptions, and each peeled line's text."""
     lines = list(lines)
     parser = Parser()
+    parser.kept = []
     for i, line in enumerate(lines):
         parser.feed(i + 1, line, tuple(lines[j] for j in (i - 1, i + 1) if 0 <= j < len(lines)))
-    return parser.finish()
+    return parser.finish(), parser.kept
 
 
 def parse_text(text: str) -> list[TextException]:

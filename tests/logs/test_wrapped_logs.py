@@ -14,7 +14,8 @@ LOGS = sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "corpus").
 
 
 def summary(text: str):
-    return sorted(repr((f.id, f.exception, f.message, f.partial, f.root_cause, f.kind, f.count, f.site))
+    """What a finding says, its message compared up to whitespace (a tab may come back as spaces)."""
+    return sorted(repr((f.id, f.exception, " ".join(f.message.split()), f.partial, f.root_cause, f.kind, f.count, f.site))
                   for f in findings(io.StringIO(text), all=True))
 
 
