@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from enrich.catalog import Catalog
 from enrich.catalog.regex import literal_runs
 from enrich.facts import Facts
+from enrich.catalog.regex import WORD
+from enrich.logs.cut import cut_match
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match
 
@@ -55,10 +57,12 @@ def _readings(exc: TextException, type_name: str):
     seen = {message}
     yield type_name, message
     variants = []
-    if "\n" in message:
-        variants.append(LEADING_SPACES.sub("\t", message))                 # tabs a paste turned to spaces
-        variants.append(" ".join(line.strip() for line in message.splitlines()))   # hard wraps
-        variants.append(message.split("\n", 1)[0])
+    for base in dict.fromkeys((message, message.strip().strip("\"'`"))):    # an app may quote str(error)
+        variants.append(base)
+        if "\n" in base:
+            variants.append(LEADING_SPACES.sub("\t", base))                 # tabs a paste turned to spaces
+            variants.append(" ".join(line.strip() for line in base.splitlines()))   # hard wraps
+            variants.append(base.split("\n", 1)[0])
     for variant in variants:
         if variant not in seen:
             seen.add(variant)
@@ -95,21 +99,43 @@ def _class_ok(entry, facts: Facts) -> bool:
 
 
 def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
-    """A message cut short (mid-line, mid-list): the entry whose samples start with it."""
-    text = _normal(exc.message.rstrip(".…"))
-    if len(text) < MIN_CUT:
-        return None
+    """A message cut short (mid-line, mid-list, its last words dropped): the one entry whose
+    samples start with it, or whose pattern's start matches all of it."""
+    first = exc.message.split("\n", 1)[0]
     facts = to_facts(exc, exc.message, type_name)
-    entries = {e.id: e for sample, e in _samples(catalog)
-               if sample.startswith(text) and len(sample) > len(text) and _class_ok(e, facts)}
-    if len(entries) != 1:
-        return None
-    [entry] = entries.values()
-    at_site = _site_frame(entry, facts) if entry.sites else None
-    if entry.require_site and at_site is None:
-        return None
-    frame = at_site[1] if at_site else facts.raise_frame
-    return Identified(Match(entry, _groups(entry, exc.message), frame, ()), facts, True)
+    for text in dict.fromkeys((exc.message, first, first.strip("\"'`"))):
+        normal = _normal(text.rstrip(".…"))
+        if len(normal) < MIN_CUT:
+            continue
+        entries = {e.id: e for sample, e in _samples(catalog)
+                   if sample.startswith(normal) and len(sample) > len(normal) and _class_ok(e, facts)}
+        groups = {}
+        if not entries:
+            for entry in word_candidates(catalog, text):
+                m = cut_match(entry.message, text) if _class_ok(entry, facts) else None
+                if m is not None:
+                    entries[entry.id] = entry
+                    groups[entry.id] = {k: v for k, v in m.groupdict().items() if v is not None}
+        if len(entries) != 1:
+            continue
+        [entry] = entries.values()
+        at_site = _site_frame(entry, facts) if entry.sites else None
+        if entry.require_site and at_site is None:
+            continue
+        frame = at_site[1] if at_site else facts.raise_frame
+        return Identified(Match(entry, groups.get(entry.id) or _groups(entry, text), frame, ()), facts, True)
+    return None
+
+
+def word_candidates(catalog: Catalog, text: str) -> list:
+    """Entries with a message pattern filed under a word the text holds (its other words may be
+    the ones cut off)."""
+    index = catalog.index
+    found = {}
+    for word in set(WORD.findall(text)):
+        for entry in index.by_word.get(word, ()):
+            found[entry.id] = entry
+    return [e for e in found.values() if e.message is not None]
 
 
 def _groups(entry, message: str) -> dict[str, str]:

@@ -8,10 +8,13 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
+from enrich.logs.cut import cut_match
 
 # where a quoted message may start inside a line
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
 MAX_STARTS = 48
+QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
+TITLE_STARTS = re.compile(r"\] +|: +")
 MAX_LINE = 2000
 
 
@@ -23,7 +26,7 @@ class Mention:
     groups: dict
 
 
-def mentions(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
+def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = True) -> list[Mention]:
     """Catalog messages in (line number, text) pairs, one per line and entry."""
     found: list[Mention] = []
     index = catalog.index
@@ -31,15 +34,55 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
         line = line[:MAX_LINE]
         if len(line) < 12:
             continue
-        candidates = index.message_candidates(line)
-        for entry in candidates:
+        named = set()
+        for entry in index.message_candidates(line):
             if entry.message is None or entry.require_site:
                 continue
             m = _search(entry.message, line)
             if m is not None:
+                named.add(entry.id)
                 found.append(Mention(number, entry.id, m.group(0),
                                      {k: v for k, v in m.groupdict().items() if v is not None}))
-    return found
+        if not named:
+            found += _cut_mentions(number, line, catalog)
+    return found + (_wrapped(lines, catalog, {m.line for m in found}) if wrapped else [])
+
+
+def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> list[Mention]:
+    """A message hard-wrapped over two lines (at a space, or mid-word)."""
+    out = []
+    for (number, line), (following_number, following) in zip(lines, lines[1:]):
+        if number in seen or following_number in seen or not line.strip() or not following.strip():
+            continue
+        head, tail = line.rstrip(), following.strip()
+        for joined in (head + " " + tail, head + tail):
+            found = [m for m in mentions([(number, joined)], catalog, wrapped=False)]
+            if found:
+                out += found
+                break
+    return out
+
+
+def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
+    """A quoted message or an issue title that stops before the message's end."""
+    from enrich.logs.identify import word_candidates
+    spans = [m.group(2) for m in QUOTED.finditer(line)]
+    if line.startswith("# "):
+        title = line[2:]
+        spans += [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
+    out = []
+    for span in spans:
+        if len(span) < 16:
+            continue
+        for entry in word_candidates(catalog, span):
+            if entry.require_site:
+                continue
+            m = cut_match(entry.message, span)
+            if m is not None:
+                out.append(Mention(number, entry.id, span,
+                                   {k: v for k, v in m.groupdict().items() if v is not None}))
+                return out
+    return out
 
 
 def _search(pattern: re.Pattern, line: str) -> re.Match | None:

@@ -27,18 +27,20 @@ TOKEN = re.compile(
     r"|\((?P<paren>[^()\n]{1,200}=[^()\n]{0,200})\)"
     r"|(?P<level>" + "|".join(LEVELS) + r")(?::(?:[\w.-]+:)?|(?= ))"
     r"|(?P<nccl>[\w.-]+:\d+:\d+) \[\d+\]"
-    r"|(?P<glog>[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\]"
+    r"|(?P<glog>[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./-]+:\d+\]"
     r"|(?P<location>[\w./-]+\.\w{1,4}:\d+)\]"                      # vLLM 0.6's "engine.py:366]"
     r"|(?P<compose>[A-Za-z0-9][\w.-]*) *\|(?= |$)"
     r"|(?P<label>\d{1,4}):(?= )"
     r"|(?P<bar> *\|)(?= )")                                               # a CI viewer's column
 # after a timestamp only: syslog and journald's ``host unit[pid]:``
 SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
+STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{4}} \d\d:\d\d|\([^()]*pid=)")     # tokens never indented content
 KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "compose", "label", "bar")
 CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper
 BRACKET_TIME = re.compile(TIME)
 SOURCE_LOCATION = re.compile(r"^[\w./-]+\.\w+:\d+$")
 GLOG_LEVEL = re.compile(r"^(?P<level>[IWEF])(?:\d{4}\s|\s)")
+NUMBERS = re.compile(r"^[\d/_,.:-]+$")
 POD_PATH = re.compile(r"^[\w.-]+/[\w.-]+/[\w.-]+$")
 CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdout|stderr) (?P<tag>[FP]) ?")
 REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
@@ -74,6 +76,8 @@ def unwrap(text: str) -> tuple[str, list[str], str]:
     streams: list[str] = []
     level, pos, after_time = "", 0, False
     n = len(text)
+    if text[:1] == " " and STRONG.match(text):     # a pasted block indented as a whole
+        pos = len(text) - len(text.lstrip(" "))
     while pos < n:
         token = _token(text, pos, after_time)
         if token is None:
@@ -142,6 +146,8 @@ def _bracket(m: re.Match) -> tuple[int, str, str, bool] | None:
         return m.end(), "", glog["level"] if glog else "", False   # [core.py:948], [E ProcessGroupNCCL.cpp:455]
     if POD_PATH.match(inner):                         # kubectl logs --prefix
         return m.end(), inner, "", False
+    if NUMBERS.match(inner):                          # [7], [0/0]: a device, a compile id
+        return m.end(), "", "", False
     return None
 
 

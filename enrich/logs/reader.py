@@ -29,6 +29,9 @@ EXCEPTION = re.compile(
 ERROR_LINE = re.compile(
     r"(?:^|\s)(?P<type>(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception))(?:\((?P<inner>[\w.]+)\))?)"
     r":(?: +(?P<message>\S.*)|\s*$)")
+# an exception printed as its repr: ValueError('...'), IncompatibleTypeErrorImpl("...")
+REPR = re.compile(r"(?:^|(?<=[\s`'\"(:]))(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Impl|Failure)\w*)"
+                  r"\((?P<q>['\"])(?P<message>.{8,}?)(?P=q)\)")
 # Error lines that are not exceptions: ERROR-level log records, compiler diagnostics, CUDA kernel asserts.
 LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[(?:ERROR|CRITICAL|FATAL)\]:?"
                        r"(?:\s*[\d:. -]+\s)?|(?<![\w-])error:)\s*(?P<message>\S.*)$|(?P<nccl>NCCL (?:failure|error)\b.*)$")
@@ -298,6 +301,9 @@ class Parser:
         if message:   # held back: it may be the log message of a traceback printed next
             s.log_error = TextException(type="", message=message[:MAX_MESSAGE], line=number,
                                         stream=s.name, kind="log", repeats=repeats)
+        elif "(" in text and (m := REPR.search(text)):
+            self.found.append(TextException(type=m["type"], message=m["message"][:MAX_MESSAGE], line=number,
+                                            stream=s.name, repeats=repeats))
         elif level in ("W", "WARNING") and "[c10d]" in stripped:
             self.found.append(TextException(type="", message=stripped[:MAX_MESSAGE], line=number, stream=s.name,
                                             kind="warning", repeats=repeats))
