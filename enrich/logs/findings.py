@@ -46,12 +46,14 @@ class Finding:
     wrapper: bool = False          # its catalog entry says it wraps an error found elsewhere
     generic: bool = False          # not in the catalog: the summary states the raise site's condition
     folded: int = 0                # findings folded into this one (shown with all=True)
+    resolution: str | None = None  # what an orchestrator should do (enrich.catalog.resolution)
 
     def as_json(self) -> dict:
         return {"id": self.id, "exception": self.exception or None, "message": self.message, "line": self.line,
                 "count": self.count, "fixes": self.fixes, "title": self.title, "summary": self.summary,
                 "partial": self.partial, "root_cause": self.root_cause, "streams": self.streams,
-                "site": self.site, "kind": self.kind, "generic": self.generic, "folded": self.folded}
+                "site": self.site, "kind": self.kind, "generic": self.generic, "folded": self.folded,
+                "resolution": self.resolution}
 
 
 def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False) -> list[Finding]:
@@ -122,6 +124,7 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding]) ->
         out[mention.entry_id] = Finding(
             exception="", message=redact_text(mention.text), line=mention.line, id=entry.id, title=entry.title,
             summary=enrichment.summary, fixes=list(enrichment.fixes), kind="mention", wrapper=entry.wrapper,
+            resolution=entry.resolution,
             root_cause=not identified)
     return list(out.values())
 
@@ -174,7 +177,7 @@ def enrichment_of(exc: TextException, catalog: Catalog, mechanism: str = "log") 
         if entry is not None:
             return Enrichment(id=entry.id, title=entry.title, engine=entry.engine, component=entry.component,
                               summary=exc.note[1], fixes=tuple(exc.note[2]), mechanism=mechanism,
-                              links=entry.links), False
+                              links=entry.links, resolution=entry.resolution), False
     found = identify(exc, catalog)
     if found is None:
         return None
@@ -192,6 +195,7 @@ def _finding(exc: TextException, catalog: Catalog) -> Finding:
         finding.id, finding.title = enrichment.id, enrichment.title
         finding.summary, finding.fixes = enrichment.summary, list(enrichment.fixes)
         finding.wrapper, finding.partial = entry.wrapper, partial or exc.partial
+        finding.resolution = entry.resolution
     elif exc.note is not None and exc.note[0] == "enrich: not in the catalog":
         finding.summary, finding.generic = exc.note[1], True
     elif facts.raise_frame is not None and facts.raise_frame.source.startswith("assert "):

@@ -40,7 +40,7 @@ CHAINS = frozenset({"The above exception was the direct cause of the following e
                     "During handling of the above exception, another exception occurred:"})
 # a note an enriched process already wrote: "[engine/slug] summary", "[enrich: not in the catalog] ..."
 NOTE = re.compile(r"^\[(?P<id>[a-z0-9][\w.-]*/[\w.-]+|enrich: not in the catalog)\] (?P<summary>\S.*)$")
-NOTE_FIX = re.compile(r"^\s+fix \d+: (?P<fix>.+)$")
+NOTE_LINE = re.compile(r"^\s+(?:fix \d+: (?P<fix>.+)|resolution: .*|more: enrich explain \S+)$")
 CARETS = frozenset("^~ ")
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "WARNING", "WARN", "NOTICE", "TRACE", "I", "W"})
@@ -257,10 +257,11 @@ class Parser:
             if note:
                 self._note(s, note)
                 return
-        if s.last is not None and s.last.note is not None and stripped.startswith("fix "):
-            m = NOTE_FIX.match(text)
+        if s.last is not None and s.last.note is not None and text[:1] in " \t":
+            m = NOTE_LINE.match(text)
             if m:
-                s.last.note[2].append(m["fix"])
+                if m["fix"]:
+                    s.last.note[2].append(m["fix"])
                 return
         m = TERMINATE.search(text)
         if m:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enrich.catalog.resolution import line as resolution_line
 from enrich.logs.findings import Finding
 
 
@@ -26,6 +27,8 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
             lines.append("   (follows from an earlier error: that one is the root cause)")
         if f.id:
             lines.append(f"   [{f.id}] {f.summary}" + ("  (identified from what the text still shows)" if f.partial else ""))
+            if f.resolution:
+                lines.append(f"     resolution: {resolution_line(f.resolution)}")
             lines += [f"     fix {i}: {fix}" for i, fix in enumerate(f.fixes, 1)]
             lines.append(f"     more: enrich explain {f.id}")
         elif f.summary:
