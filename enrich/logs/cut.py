@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 
 MIN_LITERAL = 12          # letters and digits of fixed text the matched prefix must demand
+MIN_LITERAL_BEFORE_WILDCARD = 40
 MIN_TEXT = 16
+BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
 _PREFIXES: dict[str, list[re.Pattern]] = {}
 ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
 
 
-def _branches(pattern: str) -> list[str]:
+def branches(pattern: str) -> list[str]:
     """The pattern as a list of alternatives when it is one alternation at the top."""
     body, anchor = (pattern[1:], "^") if pattern.startswith("^") else (pattern, "")
     if body.startswith("(?:") and _closing(body, 0) == len(body) - 1:
@@ -71,11 +73,13 @@ def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
     found = _PREFIXES.get(pattern.pattern)
     if found is None:
         found = []
-        for branch in _branches(pattern.pattern):
+        for branch in branches(pattern.pattern):
             for end in range(len(branch) - 1, 0, -1):
                 head = branch[:end]
                 if _literal_size(head) < MIN_LITERAL:
                     break
+                if BROAD_TAIL.search(head) and _literal_size(head) < MIN_LITERAL_BEFORE_WILDCARD:
+                    continue      # ends in a wildcard run after little fixed text: too loose a start
                 try:
                     found.append(re.compile(head, pattern.flags))
                 except re.error:

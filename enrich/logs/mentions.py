@@ -8,12 +8,13 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
-from enrich.logs.cut import cut_match
+from enrich.logs.cut import branches, cut_match
 
 # where a quoted message may start inside a line
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
 MAX_STARTS = 48
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
+FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
 TITLE_STARTS = re.compile(r"\] +|: +")
 MAX_LINE = 2000
 
@@ -67,22 +68,48 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
     """A quoted message or an issue title that stops before the message's end."""
     from enrich.logs.identify import word_candidates
     spans = [m.group(2) for m in QUOTED.finditer(line)]
+    first = line.split(" ", 1)[0]
+    for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
+        m = cut_match(entry.message, line)
+        if m is not None and not entry.require_site:
+            return [Mention(number, entry.id, line, {k: v for k, v in m.groupdict().items() if v is not None})]
     if line.startswith("# "):
         title = line[2:]
         spans += [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
-    out = []
     for span in spans:
         if len(span) < 16:
             continue
+        matched = {}
         for entry in word_candidates(catalog, span):
-            if entry.require_site:
-                continue
             m = cut_match(entry.message, span)
             if m is not None:
-                out.append(Mention(number, entry.id, span,
-                                   {k: v for k, v in m.groupdict().items() if v is not None}))
-                return out
-    return out
+                matched[entry.id] = (entry, m)
+        if len(matched) == 1:          # the start of one message only, not of several
+            [(entry, m)] = matched.values()
+            if entry.require_site:
+                return []
+            return [Mention(number, entry.id, span, {k: v for k, v in m.groupdict().items() if v is not None})]
+    return []
+
+
+_STARTS: dict[int, dict[str, list]] = {}
+
+
+def _starting_with(catalog: Catalog) -> dict[str, list]:
+    """Entries by the first word of each alternative of their message pattern."""
+    index = _STARTS.get(id(catalog))
+    if index is None:
+        index = {}
+        for entry in catalog.entries.values():
+            if entry.message is None:
+                continue
+            for branch in branches(entry.message.pattern):
+                m = FIRST_WORD.match(branch)
+                if m:
+                    index.setdefault(m.group(1), []).append(entry)
+        _STARTS.clear()
+        _STARTS[id(catalog)] = index
+    return index
 
 
 def _search(pattern: re.Pattern, line: str) -> re.Match | None:

@@ -40,6 +40,7 @@ CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside a
 BRACKET_TIME = re.compile(TIME)
 SOURCE_LOCATION = re.compile(r"^[\w./-]+\.\w+:\d+$")
 GLOG_LEVEL = re.compile(r"^(?P<level>[IWEF])(?:\d{4}\s|\s)")
+FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
 NUMBERS = re.compile(r"^[\d/_,.:-]+$")
 POD_PATH = re.compile(r"^[\w.-]+/[\w.-]+/[\w.-]+$")
 CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdout|stderr) (?P<tag>[FP]) ?")
@@ -247,8 +248,9 @@ class Peeler:
             content, streams, level = unwrap(self._pytest(content, "inner"))
         if content[:1] in BOX:
             content = _rich(content)
-        elif content[:3] in ("```", "~~~") or content.lstrip()[:3] in ("```", "~~~"):
-            content = ""          # a code fence: the pasted block ends or starts here
+        elif content.lstrip()[:3] in ("```", "~~~"):
+            fence = FENCE.match(content)
+            content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block
         return content, streams, level
 
     def _pytest(self, content: str, level: str) -> str:

@@ -250,8 +250,8 @@ class Parser:
 
     def _idle_line(self, s: _Stream, number: int, text: str, level: str = "", repeats: int = 1) -> None:
         stripped = text.strip()
-        if not stripped or set(stripped) <= CARETS or is_hint(stripped):
-            return
+        if not stripped or set(stripped) <= CARETS or is_hint(stripped) or text.startswith("# "):
+            return      # a markdown heading or a comment is prose: only what it quotes counts (mentions)
         if stripped[0] == "[":
             note = NOTE.match(stripped)
             if note:
