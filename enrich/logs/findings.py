@@ -186,7 +186,7 @@ def enrichment_of(exc: TextException, catalog: Catalog, mechanism: str = "log") 
 
 def _finding(exc: TextException, catalog: Catalog) -> Finding:
     facts = to_facts(exc)
-    finding = Finding(exception=exc.type, message=redact_text(exc.message), line=exc.line, partial=exc.partial,
+    finding = Finding(exception=exc.type, message=redact_text(exc.message or exc.lead), line=exc.line, partial=exc.partial,
                       site=facts.raise_frame.site if facts.raise_frame else "", kind=exc.kind)
     known = enrichment_of(exc, catalog)
     if known is not None:

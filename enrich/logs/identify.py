@@ -48,7 +48,13 @@ def identify(exc: TextException, catalog: Catalog) -> Identified | None:
         wrapper = wrapper or Identified(match, facts, exc.partial and not exc.message)
     if wrapper is not None:
         return wrapper
-    return _cut_message(exc, type_name, catalog) or _from_frames(exc, type_name, catalog)
+    found = _cut_message(exc, type_name, catalog) or _from_frames(exc, type_name, catalog)
+    if found is None and not exc.message and exc.lead:   # cut before its message: the log line's lead-in says it
+        lead = TextException(type="", message=exc.lead, line=exc.line, frames=exc.frames, kind="log")
+        found = identify(lead, catalog)
+        if found is not None:
+            found.partial = True
+    return found
 
 
 def _readings(exc: TextException, type_name: str):
@@ -103,7 +109,8 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     samples start with it, or whose pattern's start matches all of it."""
     first = exc.message.split("\n", 1)[0]
     facts = to_facts(exc, exc.message, type_name)
-    for text in dict.fromkeys((exc.message, first, first.strip("\"'`"))):
+    embedded = [first[m.end():] for n, m in zip(range(MAX_EMBEDDED), SEPARATOR.finditer(first))]
+    for text in dict.fromkeys((exc.message, first, first.strip("\"'`"), *embedded)):
         normal = _normal(text.rstrip(".…"))
         if len(normal) < MIN_CUT:
             continue

@@ -50,14 +50,16 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
 
 
 def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> list[Mention]:
-    """A message hard-wrapped over two lines (at a space, or mid-word)."""
+    """A message over consecutive lines: hard-wrapped (at a space or mid-word), or a multi-line
+    message printed line by line."""
     out = []
-    for (number, line), (following_number, following) in zip(lines, lines[1:]):
-        if number in seen or following_number in seen or not line.strip() or not following.strip():
+    for i, (number, line) in enumerate(lines[:-1]):
+        following = [text for _, text in lines[i + 1:i + 3]]
+        if number in seen or not line.strip() or not following[0].strip():
             continue
-        head, tail = line.rstrip(), following.strip()
-        for joined in (head + " " + tail, head + tail):
-            found = [m for m in mentions([(number, joined)], catalog, wrapped=False)]
+        head, tail = line.rstrip(), following[0].strip()
+        for joined in (head + " " + tail, head + tail, "\n".join([head, *following])):
+            found = mentions([(number, joined)], catalog, wrapped=False)
             if found:
                 out += found
                 break

@@ -27,19 +27,19 @@ TOKEN = re.compile(
     r"|\((?P<paren>[^()\n]{1,200}=[^()\n]{0,200})\)"
     r"|(?P<level>" + "|".join(LEVELS) + r")(?::(?:[\w.-]+:)?|(?= ))"
     r"|(?P<nccl>[\w.-]+:\d+:\d+) \[\d+\]"
-    r"|(?P<glog>[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./-]+:\d+\]"
+    r"|(?P<glog>[IWEF])\d{3,4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./-]+:\d+\]"
     r"|(?P<location>[\w./-]+\.\w{1,4}:\d+)\]"                      # vLLM 0.6's "engine.py:366]"
     r"|(?P<compose>[A-Za-z0-9][\w.-]*) *\|(?= |$)"
     r"|(?P<label>\d{1,4}):(?= )"
     r"|(?P<bar> *\|)(?= )")                                               # a CI viewer's column
 # after a timestamp only: syslog and journald's ``host unit[pid]:``
 SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
-STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{4}} \d\d:\d\d|\([^()]*pid=)")     # tokens never indented content
+STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|\([^()]*pid=)")     # tokens never indented content
 KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "compose", "label", "bar")
 CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper
 BRACKET_TIME = re.compile(TIME)
 SOURCE_LOCATION = re.compile(r"^[\w./-]+\.\w+:\d+$")
-GLOG_LEVEL = re.compile(r"^(?P<level>[IWEF])(?:\d{4}\s|\s)")
+GLOG_LEVEL = re.compile(r"^(?P<level>[IWEF])(?:\d{3,4}\s|\s)")
 FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
 NUMBERS = re.compile(r"^[\d/_,.:-]+$")
 POD_PATH = re.compile(r"^[\w.-]+/[\w.-]+/[\w.-]+$")
@@ -316,7 +316,7 @@ def _rich(content: str) -> str:
         return f'  File "{m["path"]}", line {m["line"]}, in {m["func"]}'
     m = RICH_SOURCE.match(content)
     if m:
-        return "    " + m["source"].strip()
+        return "    " + m["source"].strip().lstrip("│ ")      # rich's indent guides go too
     if RICH_HEADER.match(content):
         return TRACEBACK
     return ""

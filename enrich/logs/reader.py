@@ -67,6 +67,7 @@ class TextException:
     kind: str = "exception"         # "log": an error line that is not an exception; "warning": a native warning
     note: tuple[str, str, list[str]] | None = None   # (id, summary, fixes) enrich wrote for it at run time
     repeats: int = 1
+    lead: str = ""                  # a log line's text before its traceback ("Exception in worker ...: <message>")
 
 
 def module_of(path: str) -> str:
@@ -188,7 +189,8 @@ class Parser:
             s.wrapped_frame, stripped = "", text.strip()
         if TRACEBACK in text:
             self._close(s)
-            s.current = TextException(type="", message="", line=number, stream=s.name, repeats=repeats)
+            lead = text[:text.index(TRACEBACK)].strip().rstrip(",:").strip()
+            s.current = TextException(type="", message="", line=number, stream=s.name, repeats=repeats, lead=lead)
             if s.pending_chain is not None:
                 s.pending_chain.led_to = s.current
                 s.pending_chain = None
