@@ -18,6 +18,7 @@ from enrich.match import Match
 from enrich.logs.reader import TextException, read_lines, scan, to_facts
 from enrich.redact import redact_text
 
+NEAR = 6             # lines between a message and the traceback printed after it
 PASTE = 1 << 21      # characters: an input this small is read whole
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # an error that says another one, printed before it, is the real one
@@ -99,11 +100,27 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             finding.streams.append(exc.stream)
     items = [f for f in items if f.kind != "warning" or f.id]   # a native warning matters when known
     items += _mentioned(quoted, catalog, items)
+    _disown(items, found, catalog)
     items.sort(key=lambda f: f.line)
     _fold(items)
     if all:
         return items
     return [f for f in items if f.root_cause] or items
+
+
+def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) -> None:
+    """A message printed without frames, whose traceback follows it: when those frames run in a
+    sibling package of the entry's (mlx_audio's copy of an mlx_lm check), the entry is not it."""
+    tracebacks = [(e.line, {f.module.split(".", 1)[0] for f in e.frames}) for e in found if e.frames]
+    for f in items:
+        if not f.id or f.kind == "exception" or not catalog.entries[f.id].sites:
+            continue
+        owner = {site.split(":", 1)[0].split(".", 1)[0] for site in catalog.entries[f.id].sites}
+        near = [packages for line, packages in tracebacks if 0 < line - f.line <= NEAR]
+        if near and not owner & near[0] and any(p.split("_")[0] in {o.split("_")[0] for o in owner}
+                                                for p in near[0]):
+            f.id = f.title = f.summary = f.resolution = None
+            f.fixes, f.partial = [], False
 
 
 def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding]) -> list[Finding]:
@@ -124,6 +141,7 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding]) ->
         out[mention.entry_id] = Finding(
             exception="", message=redact_text(mention.text), line=mention.line, id=entry.id, title=entry.title,
             summary=enrichment.summary, fixes=list(enrichment.fixes), kind="mention", wrapper=entry.wrapper,
+            partial=mention.partial,
             resolution=entry.resolution,
             root_cause=not identified)
     return list(out.values())

@@ -25,6 +25,7 @@ class Mention:
     entry_id: str
     text: str
     groups: dict
+    partial: bool = False     # the start of the message only
 
 
 def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = True) -> list[Mention]:
@@ -74,7 +75,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
     for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
         m = cut_match(entry.message, line)
         if m is not None and not entry.require_site:
-            return [Mention(number, entry.id, line, {k: v for k, v in m.groupdict().items() if v is not None})]
+            return [Mention(number, entry.id, line, {k: v for k, v in m.groupdict().items() if v is not None}, True)]
     if line.startswith("# "):
         title = line[2:]
         spans += [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
@@ -90,7 +91,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
             [(entry, m)] = matched.values()
             if entry.require_site:
                 return []
-            return [Mention(number, entry.id, span, {k: v for k, v in m.groupdict().items() if v is not None})]
+            return [Mention(number, entry.id, span, {k: v for k, v in m.groupdict().items() if v is not None}, True)]
     return []
 
 
