@@ -64,7 +64,8 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
     head = stream.read(PASTE)
     if len(head) < PASTE:
         found, lines = read_lines(head.splitlines())
-        return group(found, catalog, all, mentions(lines, catalog))
+        order = {number: i for i, (number, _) in enumerate(lines)}
+        return group(found, catalog, all, mentions(lines, catalog), order)
     return group(scan(_Rejoined(head, stream)), catalog, all)
 
 
@@ -82,7 +83,7 @@ class _Rejoined:
 
 
 def group(found: list[TextException], catalog: Catalog, all: bool = False,
-          quoted: list[Mention] = ()) -> list[Finding]:
+          quoted: list[Mention] = (), order: dict[int, int] | None = None) -> list[Finding]:
     outer = {id(e.led_to) for e in found if e.led_to is not None}
     by_text: dict[tuple, Finding] = {}
     items: list[Finding] = []
@@ -99,7 +100,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
         if exc.stream and exc.stream not in finding.streams:
             finding.streams.append(exc.stream)
     items = [f for f in items if f.kind != "warning" or f.id]   # a native warning matters when known
-    items += _mentioned(quoted, catalog, items)
+    items += _mentioned(quoted, catalog, items, order or {})
     _disown(items, found, catalog)
     items.sort(key=lambda f: f.line)
     _fold(items)
@@ -123,13 +124,17 @@ def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) 
             f.fixes, f.partial = [], False
 
 
-def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding]) -> list[Finding]:
+def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], order: dict[int, int]) -> list[Finding]:
     """Findings for catalog messages quoted in prose: root causes only where nothing the text
     printed as an error was identified."""
     known = {f.id for f in items if f.id}
     identified = any(f.id and not f.wrapper for f in items)
     out: dict[str, Finding] = {}
+    previous = None
     for mention in quoted:
+        at = order.get(mention.line, mention.line)        # the line's place among the lines read
+        follows = previous is not None and 0 < at - previous <= 2   # the next part of one message
+        previous = at
         if mention.entry_id in known:    # the error as printed says it already
             continue
         if mention.entry_id in out:
@@ -143,7 +148,7 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding]) ->
             summary=enrichment.summary, fixes=list(enrichment.fixes), kind="mention", wrapper=entry.wrapper,
             partial=mention.partial,
             resolution=entry.resolution,
-            root_cause=not identified)
+            root_cause=not identified and not follows)
     return list(out.values())
 
 

@@ -48,7 +48,8 @@ def identify(exc: TextException, catalog: Catalog) -> Identified | None:
         wrapper = wrapper or Identified(match, facts, exc.partial and not exc.message)
     if wrapper is not None:
         return wrapper
-    found = _cut_message(exc, type_name, catalog) or _from_frames(exc, type_name, catalog)
+    found = (_cut_message(exc, type_name, catalog) or _from_frames(exc, type_name, catalog)
+             or _by_type(exc, type_name, catalog))
     if found is None and not exc.message and exc.lead:   # cut before its message: the log line's lead-in says it
         lead = TextException(type="", message=exc.lead, line=exc.line, frames=exc.frames, kind="log")
         found = identify(lead, catalog)
@@ -143,6 +144,19 @@ def word_candidates(catalog: Catalog, text: str) -> list:
         for entry in index.by_word.get(word, ()):
             found[entry.id] = entry
     return [e for e in found.values() if e.message is not None]
+
+
+def _by_type(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
+    """An exception printed with its full module path whose class only one entry names, an entry
+    known by its raise site alone (no message to match): the class says it, partially."""
+    if exc.kind != "exception" or "." not in type_name:
+        return None
+    bare = type_name.rsplit(".", 1)[-1]
+    named = [e for e in catalog.entries.values() if bare in e.exceptions and e.message is None]
+    if len(named) != 1 or named[0].require_site:
+        return None
+    facts = to_facts(exc, exc.message, type_name)
+    return Identified(Match(named[0], {}, facts.raise_frame, ()), facts, True)
 
 
 def _groups(entry, message: str) -> dict[str, str]:

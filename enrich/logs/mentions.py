@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
+from enrich.catalog.regex import alternative_words
 from enrich.logs.cut import branches, cut_match
 
 # where a quoted message may start inside a line
@@ -15,6 +16,7 @@ STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
 MAX_STARTS = 48
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
 FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
+LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 TITLE_STARTS = re.compile(r"\] +|: +")
 MAX_LINE = 2000
 
@@ -47,7 +49,47 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
                                      {k: v for k, v in m.groupdict().items() if v is not None}))
         if not named:
             found += _cut_mentions(number, line, catalog)
-    return found + (_wrapped(lines, catalog, {m.line for m in found}) if wrapped else [])
+    found += _wrapped(lines, catalog, {m.line for m in found}) if wrapped else []
+    if wrapped and not found:
+        found = _retyped(lines, catalog)
+    return found
+
+
+def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
+    """Last resort, when nothing else in the paste is a catalog message: one retyped in another
+    case ("valueerror: bfloat16 is only supported ..."), whole or cut."""
+    index = _lower_index(catalog)
+    out = []
+    for number, line in lines:
+        words = set(LOWER_WORD.findall(line.lower()))
+        for entry, needed, folded in index:
+            if not needed or not needed <= words or entry.require_site:
+                continue
+            m = _search(folded, line)
+            if m is None:
+                spans = [q.group(2) for q in QUOTED.finditer(line)]
+                m = next((c for c in (cut_match(folded, span) for span in spans) if c is not None), None)
+            if m is not None:
+                out.append(Mention(number, entry.id, m.group(0), {k: v for k, v in m.groupdict().items() if v is not None},
+                                   m.re is not folded))
+                break
+    return out
+
+
+_LOWER: dict[int, list] = {}
+
+
+def _lower_index(catalog: Catalog) -> list:
+    index = _LOWER.get(id(catalog))
+    if index is None:
+        index = []
+        for entry in catalog.entries.values():
+            if entry.message is not None:
+                words = {w.lower() for w in set().union(*alternative_words(entry.message))}
+                index.append((entry, {w for w in words if len(w) > 3}, re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
+        _LOWER.clear()
+        _LOWER[id(catalog)] = index
+    return index
 
 
 def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> list[Mention]:
@@ -116,10 +158,8 @@ def _starting_with(catalog: Catalog) -> dict[str, list]:
 
 
 def _search(pattern: re.Pattern, line: str) -> re.Match | None:
-    if not pattern.pattern.startswith("^"):
-        return pattern.search(line)
-    m = pattern.match(line)
-    if m is not None:
+    m = pattern.search(line)
+    if m is not None or "^" not in pattern.pattern:     # an anchored pattern, or one anchored alternative
         return m
     for n, start in enumerate(STARTS.finditer(line)):
         if n >= MAX_STARTS:

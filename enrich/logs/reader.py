@@ -296,7 +296,7 @@ class Parser:
             else:
                 self.found.append(exc)
             return
-        if text.startswith((" ", "\t")) and level not in ERROR_LEVELS - {"ERROR"}:
+        if text.startswith((" ", "\t")):
             return       # an indented line: source or a message whose start was cut off
         m = KERNEL_ASSERT.search(text) or LOG_ERROR.search(stripped)
         message = (m["message"] or m.groupdict().get("nccl") or "") if m else \
