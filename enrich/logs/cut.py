@@ -18,50 +18,35 @@ _PREFIXES: dict[str, list[re.Pattern]] = {}
 ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
 
 
+def _syntax(pattern: str):
+    """(position, character, depth) of each top-level syntax character: escapes and character
+    classes skipped, depth counting open groups before the character."""
+    depth, i = 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            end = pattern.find("]", i + 2)
+            i = end + 1 if end > 0 else i + 1
+            continue
+        yield i, c, depth
+        depth += (c == "(") - (c == ")")
+        i += 1
+
+
 def branches(pattern: str) -> list[str]:
     """The pattern as a list of alternatives when it is one alternation at the top."""
     body, anchor = (pattern[1:], "^") if pattern.startswith("^") else (pattern, "")
-    if body.startswith("(?:") and _closing(body, 0) == len(body) - 1:
+    closing = next((i for i, c, depth in _syntax(body) if c == ")" and depth == 1), -1)
+    if body.startswith("(?:") and closing == len(body) - 1:
         body = body[3:-1]
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(body):
-        c = body[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            end = body.find("]", i + 2)
-            i = end + 1 if end > 0 else i + 1
-            continue
-        depth += c == "("
-        depth -= c == ")"
-        if c == "|" and depth == 0:
-            parts.append(body[start:i])
-            start = i + 1
-        i += 1
-    parts.append(body[start:])
-    if len(parts) == 1:
+    cuts = [i for i, c, depth in _syntax(body) if c == "|" and depth == 0]
+    if not cuts:
         return [pattern]
-    return [anchor + p for p in parts]
-
-
-def _closing(text: str, open_at: int) -> int:
-    depth, i = 0, open_at
-    while i < len(text):
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            end = text.find("]", i + 2)
-            i = end + 1 if end > 0 else i + 1
-            continue
-        depth += c == "("
-        depth -= c == ")"
-        if depth == 0:
-            return i
-        i += 1
-    return -1
+    bounds = [-1, *cuts, len(body)]
+    return [anchor + body[a + 1:b] for a, b in zip(bounds, bounds[1:])]
 
 
 def _literal_size(pattern: str) -> int:

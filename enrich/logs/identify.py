@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import literal_runs
+from enrich.catalog.regex import WORD, alternative_words, literal_runs
 from enrich.facts import Facts
-from enrich.catalog.regex import WORD
 from enrich.logs.cut import cut_match
+from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match
 
@@ -89,16 +89,9 @@ def _normal(text: str) -> str:
     return SPACE.sub(" ", DIGITS.sub("#", text)).strip()
 
 
-_SAMPLES: dict[int, list[tuple[str, object]]] = {}
-
-
+@per_catalog
 def _samples(catalog: Catalog) -> list[tuple[str, object]]:
-    found = _SAMPLES.get(id(catalog))
-    if found is None:
-        found = [(_normal(s.message), e) for e in catalog.entries.values() for s in e.samples if s.message]
-        _SAMPLES.clear()
-        _SAMPLES[id(catalog)] = found
-    return found
+    return [(_normal(s.message), e) for e in catalog.entries.values() for s in e.samples if s.message]
 
 
 def _class_ok(entry, facts: Facts) -> bool:
@@ -136,14 +129,24 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
 
 
 def word_candidates(catalog: Catalog, text: str) -> list:
-    """Entries with a message pattern filed under a word the text holds (its other words may be
-    the ones cut off)."""
-    index = catalog.index
+    """Entries whose message pattern demands any word the text holds (a cut message lacks the
+    words after its cut, so every entry it might start is a candidate)."""
+    index = _word_index(catalog)
     found = {}
     for word in set(WORD.findall(text)):
-        for entry in index.by_word.get(word, ()):
+        for entry in index.get(word, ()):
             found[entry.id] = entry
-    return [e for e in found.values() if e.message is not None]
+    return list(found.values())
+
+
+@per_catalog
+def _word_index(catalog: Catalog) -> dict[str, list]:
+    index: dict[str, list] = {}
+    for entry in catalog.entries.values():
+        if entry.message is not None:
+            for word in set().union(*alternative_words(entry.message)):
+                index.setdefault(word, []).append(entry)
+    return index
 
 
 def _by_type(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enrich.catalog import Catalog
 from enrich.catalog.regex import alternative_words
 from enrich.logs.cut import branches, cut_match
+from enrich.logs.identify import word_candidates
+from enrich.logs.per_catalog import per_catalog
 
 # where a quoted message may start inside a line
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
@@ -76,19 +78,14 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
     return out
 
 
-_LOWER: dict[int, list] = {}
-
-
+@per_catalog
 def _lower_index(catalog: Catalog) -> list:
-    index = _LOWER.get(id(catalog))
-    if index is None:
-        index = []
-        for entry in catalog.entries.values():
-            if entry.message is not None:
-                words = {w.lower() for w in set().union(*alternative_words(entry.message))}
-                index.append((entry, {w for w in words if len(w) > 3}, re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
-        _LOWER.clear()
-        _LOWER[id(catalog)] = index
+    """(entry, the longer words its pattern demands in lower case, the pattern ignoring case)."""
+    index = []
+    for entry in catalog.entries.values():
+        if entry.message is not None:
+            words = {w.lower() for w in set().union(*alternative_words(entry.message)) if len(w) > 3}
+            index.append((entry, words, re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
     return index
 
 
@@ -111,7 +108,6 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> 
 
 def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
     """A quoted message or an issue title that stops before the message's end."""
-    from enrich.logs.identify import word_candidates
     spans = [m.group(2) for m in QUOTED.finditer(line)]
     first = line.split(" ", 1)[0]
     for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
@@ -137,23 +133,15 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
     return []
 
 
-_STARTS: dict[int, dict[str, list]] = {}
-
-
+@per_catalog
 def _starting_with(catalog: Catalog) -> dict[str, list]:
     """Entries by the first word of each alternative of their message pattern."""
-    index = _STARTS.get(id(catalog))
-    if index is None:
-        index = {}
-        for entry in catalog.entries.values():
-            if entry.message is None:
-                continue
-            for branch in branches(entry.message.pattern):
-                m = FIRST_WORD.match(branch)
-                if m:
-                    index.setdefault(m.group(1), []).append(entry)
-        _STARTS.clear()
-        _STARTS[id(catalog)] = index
+    index: dict[str, list] = {}
+    for entry in catalog.entries.values():
+        for branch in branches(entry.message.pattern) if entry.message is not None else ():
+            m = FIRST_WORD.match(branch)
+            if m:
+                index.setdefault(m.group(1), []).append(entry)
     return index
 
 

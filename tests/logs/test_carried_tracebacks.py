@@ -1,7 +1,6 @@
 """Errors that reach a process as another process's traceback in a message, and tracebacks
 logged as text: the reader explains the inner error."""
 
-import logging
 import socket
 import traceback
 
@@ -35,18 +34,6 @@ def test_spawned_rank_failure_reaches_the_parent_with_the_inner_errors_note(monk
     assert type(exc) is mp.ProcessRaisedException                       # the live exception keeps its identity
     assert any(note.startswith("[torch/tcpstore-port-in-use]") for note in exc.__notes__)
     assert str(port) in enrichment.summary + " ".join(enrichment.fixes)
-
-
-@pytest.fixture
-def stream_logger():
-    import io
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    logger = logging.getLogger("serving.text")
-    logger.propagate = False
-    logger.addHandler(handler)
-    yield logger, handler, stream
-    logger.removeHandler(handler)
 
 
 def test_a_traceback_passed_as_a_percent_argument_gets_the_note(stream_logger):

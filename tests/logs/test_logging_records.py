@@ -16,17 +16,6 @@ def failing():
     demo_targets.ensure_split(16, 6)
 
 
-@pytest.fixture
-def stream_logger():
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    logger = logging.getLogger("serving")
-    logger.propagate = False
-    logger.addHandler(handler)
-    yield logger, handler, stream
-    logger.removeHandler(handler)
-
-
 def test_plain_text_log_shows_the_note(demo_catalog, stream_logger):
     logger, handler, stream = stream_logger
     handler.addFilter(EnrichFilter())

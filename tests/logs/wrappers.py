@@ -11,16 +11,12 @@ def lines(text: str) -> list[str]:
     return text.splitlines()
 
 
-def k8s_timestamps(text):
-    return "".join(f"{TS} {line}\n" for line in lines(text))
-
-
-def k8s_prefix(text):
-    return "".join(f"[pod/vllm-7d9f8-abcde/vllm] {line}\n" for line in lines(text))
-
-
-def k8s_both(text):
-    return "".join(f"[pod/vllm-7d9f8-abcde/vllm] {TS} {line}\n" for line in lines(text))
+def prefixed(prefix: str, name: str):
+    """A wrapper that puts the same prefix before every line."""
+    def wrap(text):
+        return "".join(f"{prefix}{line}\n" for line in lines(text))
+    wrap.__name__ = name
+    return wrap
 
 
 def cri(text, width=40):
@@ -36,32 +32,19 @@ def docker_json(text):
     return "".join(json.dumps({"log": line + "\n", "stream": "stderr", "time": TS}) + "\n" for line in lines(text))
 
 
-def journald(text):
-    return "".join(f"Jun 11 01:50:31 gpu-node-7 dockerd[1234]: {line}\n" for line in lines(text))
-
-
-def stern(text):
-    return "".join(f"\x1b[32mvllm-7d9f8-abcde\x1b[0m \x1b[34mvllm\x1b[0m {line}\n" for line in lines(text))
-
-
-def compose(text):
-    return "".join(f"sglang-1  | {line}\n" for line in lines(text))
-
-
-def ray(text):
-    return "".join(f"\x1b[36m(RayWorkerWrapper pid=2417, ip=10.0.0.7)\x1b[0m {line}\n" for line in lines(text))
-
-
-def torchrun(text):
-    return "".join(f"[rank3]: {line}\n" for line in lines(text))
-
-
-def slurm(text):
-    return "".join(f"0: {line}\n" for line in lines(text))
-
-
-def ci_timestamps(text):
-    return "".join(f"2025-01-20T19:10:07.1234567Z {line}\n" for line in lines(text))
+PREFIXED = [prefixed(prefix, name) for name, prefix in (
+    ("k8s_timestamps", f"{TS} "),                                       # kubectl logs --timestamps
+    ("k8s_prefix", "[pod/vllm-7d9f8-abcde/vllm] "),                      # kubectl logs --prefix
+    ("k8s_both", f"[pod/vllm-7d9f8-abcde/vllm] {TS} "),
+    ("journald", "Jun 11 01:50:31 gpu-node-7 dockerd[1234]: "),
+    ("stern", "\x1b[32mvllm-7d9f8-abcde\x1b[0m \x1b[34mvllm\x1b[0m "),
+    ("compose", "sglang-1  | "),
+    ("ray", "\x1b[36m(RayWorkerWrapper pid=2417, ip=10.0.0.7)\x1b[0m "),
+    ("torchrun", "[rank3]: "),
+    ("slurm", "0: "),                                                  # srun --label
+    ("ci_timestamps", "2025-01-20T19:10:07.1234567Z "),
+    ("unknown_repeated_prefix", "node-a7.cluster-x9 "),                # a tag no token describes
+)]
 
 
 def markdown_quote(text):
@@ -70,11 +53,6 @@ def markdown_quote(text):
 
 def code_fence(text):
     return "```\n" + text.rstrip("\n") + "\n```\n"
-
-
-def unknown_repeated_prefix(text):
-    """A tag no token describes, repeated on every line."""
-    return "".join(f"node-a7.cluster-x9 {line}\n" for line in lines(text))
 
 
 def pytest_e(text):
@@ -86,6 +64,4 @@ def tabs_to_spaces(text):
     return text.expandtabs(4)
 
 
-WRAPPERS = {f.__name__: f for f in (k8s_timestamps, k8s_prefix, k8s_both, cri, docker_json, journald, stern,
-                                    compose, ray, torchrun, slurm, ci_timestamps, markdown_quote, code_fence,
-                                    unknown_repeated_prefix, pytest_e, tabs_to_spaces)}
+WRAPPERS = {f.__name__: f for f in (*PREFIXED, cri, docker_json, markdown_quote, code_fence, pytest_e, tabs_to_spaces)}
