@@ -21,7 +21,7 @@ from enrich.logs.peel import Line, Peeler
 # A line is looked at in Python only if it holds one of these (each found with str.find, which
 # runs far faster than one regex alternation over the block).
 TRIGGERS = ("Traceback (most", "rror", "Exception", "ERROR", "WARN ", "above exception",
-            "ssertion", "terminat", 'File ', "] [", "stderr P ", "NCCL INFO")
+            "ssertion", "terminat", 'File ', "] [", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp", "exitcode")
 TRACEBACK = "Traceback (most recent call last):"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
 EXCEPTION = re.compile(
@@ -301,6 +301,8 @@ class Parser:
         m = KERNEL_ASSERT.search(text) or LOG_ERROR.search(stripped)
         message = (m["message"] or m.groupdict().get("nccl") or "") if m else \
             (stripped if level in ERROR_LEVELS else "")
+        if m is not None and m.re is LOG_ERROR and "error:" in stripped[:m.start("message") or 0]:
+            message = stripped     # "CUDA error: ...": the words before "error:" belong to the message
         if message:   # held back: it may be the log message of a traceback printed next
             s.log_error = TextException(type="", message=message[:MAX_MESSAGE], line=number,
                                         stream=s.name, kind="log", repeats=repeats)
@@ -390,7 +392,10 @@ def _feed_block(parser: Parser, text: str, number: int, whole: bool = False) -> 
     """Feed the lines of ``text`` that matter; returns the line count after it."""
     pos = 0
     previous = ""
-    for hit in _trigger_positions(text):
+    hits = _trigger_positions(text)
+    if parser.open:           # a record open at the end of the last block goes on here
+        hits.insert(0, 0)
+    for hit in hits:
         if hit < pos:
             continue
         start = text.rfind("\n", 0, hit) + 1

@@ -24,3 +24,18 @@ def summary(text: str):
 def test_wrapped_log_gives_the_findings_of_the_bare_log(log, wrapper):
     bare = log.read_text(encoding="utf-8", errors="replace")
     assert summary(WRAPPERS[wrapper](bare)) == summary(bare)
+
+
+@pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.name}" for p in LOGS])
+def test_streaming_skips_no_error(log):
+    """A large log is read only near trigger words: every error found reading every line is found."""
+    from enrich.catalog import get_catalog
+    from enrich.logs.findings import group
+    from enrich.logs.reader import read_lines, scan
+
+    text = log.read_text(encoding="utf-8", errors="replace")
+    catalog = get_catalog()
+    every_line = group(read_lines(text.splitlines())[0], catalog, all=True)
+    streamed = group(scan(io.StringIO(text)), catalog, all=True)
+    assert [(f.id, f.exception, f.message, f.root_cause) for f in streamed] == \
+        [(f.id, f.exception, f.message, f.root_cause) for f in every_line]
