@@ -38,7 +38,5 @@ def explain_carried(exc: BaseException, mechanism: str) -> Enrichment | None:
     """The enrichment of the error whose traceback ``exc`` carries as its message text (read from
     its arguments: no ``__str__`` of an unknown class is called)."""
     args = getattr(exc, "args", None)
-    text = next((a for a in args if isinstance(a, str)), None) if isinstance(args, tuple) else None
-    if not text or not holds_traceback(text):
-        return None
-    return explain_text(text, mechanism)
+    texts = [a for a in args if isinstance(a, str) and holds_traceback(a)] if isinstance(args, tuple) else []
+    return explain_text(texts[0], mechanism) if texts else None     # RayTaskError: (function, traceback, ...)

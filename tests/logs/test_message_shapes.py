@@ -46,6 +46,18 @@ def test_message_embedded_in_a_log_line_before_its_traceback():
     assert finding.id == "torch/nccl-cuda-error" and finding.partial
 
 
+@pytest.mark.parametrize("line", [
+    # vLLM's model runner wraps the error: f"Error in model execution (input dumped to {filename}): {err}"
+    "RuntimeError: Error in model execution (input dumped to /tmp/err_execute_model_input_20240621-034535.pkl): "
+    "CUDA error: an illegal memory access was encountered",
+    # an application's own log line around the message
+    "2025-06-11 01:51:09,123 ERROR serving.worker: request 42 failed: CUDA error: an illegal memory access was encountered",
+])
+def test_message_embedded_after_a_lead_in(line):
+    [finding] = read(line + "\n")
+    assert finding.id == "torch/cuda-illegal-address"
+
+
 def test_message_printed_without_its_type():
     """sglang-jax logs the KV pool message as a plain log line (tests/fixtures/corpus/sglang/025.log)."""
     found = read((CORPUS / "sglang" / "025.log").read_text())
@@ -138,3 +150,18 @@ AssertionError: 16 is not divisible by 6
     assert finding.id == "sglang/not-divisible"
     assert finding.summary == "16 cannot be split into 6 parts: use 1, 2, 4, 8 or 16 (values from the live process)"
     assert finding.fixes == ["launch with --tp 4"]
+
+
+def test_the_generic_note_is_read_back():
+    from enrich.model import Enrichment
+    from enrich.render.note import note
+    generic = Enrichment(id="", title="", engine="", component="", fixes=(), generic=True,
+                         summary="`assert not prompt_logprobs_tensors` failed in vllm.v1.core.sched.scheduler:"
+                                 "update_from_output (prompt_logprobs_tensors=<Tensor>)")
+    text = """Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/vllm/v1/core/sched/scheduler.py", line 977, in update_from_output
+    assert not prompt_logprobs_tensors
+AssertionError
+""" + note(generic) + "\n"
+    [finding] = read(text)
+    assert finding.generic and finding.summary == generic.summary
