@@ -33,7 +33,7 @@ SPLITS = ("dev", "test", "all")
 def read_log(text: str) -> list:
     """The log reader under test; the one place that names its module."""
     from enrich.logs import findings
-    return findings(io.StringIO(text))
+    return findings(io.StringIO(text), all=True)   # every finding, each with its root-cause flag
 
 
 @dataclass

@@ -41,7 +41,8 @@ BRACKET_TIME = re.compile(TIME)
 SOURCE_LOCATION = re.compile(r"^[\w./-]+\.\w+:\d+$")
 GLOG_LEVEL = re.compile(r"^(?P<level>[IWEF])(?:\d{3,4}\s|\s)")
 FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
-NUMBERS = re.compile(r"^[\d/_,.:-]+$")
+DIGITS = re.compile(r"\d+")
+NUMBERS = re.compile(r"^\d+/\d+(?:_\d+)?$")
 POD_PATH = re.compile(r"^[\w.-]+/[\w.-]+/[\w.-]+$")
 CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdout|stderr) (?P<tag>[FP]) ?")
 REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
@@ -68,7 +69,7 @@ class Line:
     text: str               # what the process wrote, indentation kept
     stream: str = ""        # the process tags the wrappers named, outermost first
     level: str = ""         # a log level a wrapper carried (ERROR, WARNING, E, W...)
-    prefixed: bool = False  # some prefix was peeled
+    prefix: str = ""        # the shape of what was peeled before the text (digits dropped): one record, one shape
     repeats: int = 1        # Ray's "[repeated Nx across cluster]"
 
 
@@ -214,10 +215,11 @@ class Peeler:
         content, more, inner_level = self.inner(content)
         streams, level = streams + more, inner_level or level
         stream = " ".join(([outer] if outer else []) + streams)
-        prefixed = bool(stream or level)
+        clean = ANSI.sub("", text) if "\x1b" in text or "[" in text else text
+        prefix = DIGITS.sub("", clean[:len(clean) - len(content)]) if content and clean.endswith(content) else ""
         if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
-            return [Line(number, part, stream, level, prefixed, repeats) for part in split_collapsed(content)]
-        return [Line(number, content, stream, level, prefixed, repeats)]
+            return [Line(number, part, stream, level, prefix, repeats) for part in split_collapsed(content)]
+        return [Line(number, content, stream, level, prefix, repeats)]
 
     def content(self, text: str) -> tuple[str, list[str], str, int]:
         """Colour codes gone, paste damage outside the prefixes undone, prefix tokens peeled:

@@ -113,6 +113,7 @@ class _Stream:
         self.wrapped_frame = ""                      # a frame line hard-wrapped in two
         self.line_prefixed: bool | None = None       # every line of its tracebacks carries its tag
         self.level = ""                              # the level of the line that opened the message
+        self.prefix = ""                             # the prefix shape of the line that opened it
         self.seen = 0                                # the last line number read
 
 
@@ -155,11 +156,11 @@ class Parser:
             abort = self.awaiting_what.pop(0)
             abort.message = what["message"][:MAX_MESSAGE]
             if stream.state == "idle":       # its message may go on over the next lines
-                stream.current, stream.state, stream.continuation = abort, "message", 0
+                self._open_message(stream, abort, line.level, line.prefix)
             else:
                 self.found.append(abort)
             return
-        self._line(stream, line.number, text, line.level, line.repeats)
+        self._line(stream, line.number, text, line.level, line.repeats, line.prefix)
 
     def _stream_of(self, line: Line) -> _Stream:
         """The process a line belongs to: its tags, or the one whose record it continues (a
@@ -181,7 +182,7 @@ class Parser:
         self.last_stream = name
         return stream
 
-    def _line(self, s: _Stream, number: int, text: str, level: str = "", repeats: int = 1) -> None:
+    def _line(self, s: _Stream, number: int, text: str, level: str = "", repeats: int = 1, prefix: str = "") -> None:
         stripped = text.strip()
         if s.wrapped_frame:
             joint = "" if s.wrapped_frame.count('"') % 2 else " "
@@ -224,18 +225,18 @@ class Parser:
             if m and (m["message"] is not None or "." in m["type"] or m["type"][:1].isupper()):
                 s.current.type, s.current.inner = m["type"], m["inner"]
                 s.current.message = (m["message"] or "")[:MAX_MESSAGE]
-                s.state, s.continuation, s.level = "message", 0, level
+                s.state, s.continuation, s.level, s.prefix = "message", 0, level, prefix
                 return
             self._close(s, partial=True)      # something else: the traceback was cut off here
-            self._idle_line(s, number, text, level, repeats)
+            self._idle_line(s, number, text, level, repeats, prefix)
             return
         if s.state == "message":
-            if self._continues(s, text, stripped, level):
+            if self._continues(s, text, stripped, level) and s.prefix.startswith(prefix):   # same record
                 s.current.message = (s.current.message + "\n" + text.rstrip())[:MAX_MESSAGE].lstrip("\n")
                 s.continuation += 1
                 return
             self._close(s)
-        self._idle_line(s, number, text, level, repeats)
+        self._idle_line(s, number, text, level, repeats, prefix)
 
     def _continues(self, s: _Stream, text: str, stripped: str, level: str) -> bool:
         if not stripped or s.continuation >= MAX_CONTINUATION or stripped.startswith("[") and NOTE.match(stripped):
@@ -250,7 +251,7 @@ class Parser:
         m = ERROR_LINE.match(stripped)
         return m is None or not s.current.message.strip()   # a new exception line starts a new error
 
-    def _idle_line(self, s: _Stream, number: int, text: str, level: str = "", repeats: int = 1) -> None:
+    def _idle_line(self, s: _Stream, number: int, text: str, level: str = "", repeats: int = 1, prefix: str = "") -> None:
         stripped = text.strip()
         if not stripped or set(stripped) <= CARETS or is_hint(stripped) or text.startswith("# "):
             return      # a markdown heading or a comment is prose: only what it quotes counts (mentions)
@@ -273,7 +274,7 @@ class Parser:
             if what:
                 abort.message = what["message"][:MAX_MESSAGE]
             if abort.message:
-                self._open_message(s, abort, level)
+                self._open_message(s, abort, level, prefix)
             else:
                 self.awaiting_what.append(abort)
             return
@@ -292,7 +293,7 @@ class Parser:
             exc = TextException(type=m["type"], message=(m["message"] or "")[:MAX_MESSAGE], line=number,
                                 stream=s.name, inner=m["inner"], repeats=repeats)
             if m.start() == 0 or not text[:m.start()].strip():
-                self._open_message(s, exc, level)     # its message may go on over the next lines
+                self._open_message(s, exc, level, prefix)     # its message may go on over the next lines
             else:
                 self.found.append(exc)
             return
@@ -313,8 +314,8 @@ class Parser:
             self.found.append(TextException(type="", message=stripped[:MAX_MESSAGE], line=number, stream=s.name,
                                             kind="warning", repeats=repeats))
 
-    def _open_message(self, s: _Stream, exc: TextException, level: str) -> None:
-        s.current, s.state, s.continuation, s.level = exc, "message", 0, level
+    def _open_message(self, s: _Stream, exc: TextException, level: str, prefix: str = "") -> None:
+        s.current, s.state, s.continuation, s.level, s.prefix = exc, "message", 0, level, prefix
 
     def _note(self, s: _Stream, note: re.Match) -> None:
         target = s.current if s.state == "message" else s.last
