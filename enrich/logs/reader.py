@@ -42,6 +42,8 @@ CHAINS = frozenset({"The above exception was the direct cause of the following e
 NOTE = re.compile(r"^\[(?P<id>[a-z0-9][\w.-]*/[\w.-]+|enrich: not in the catalog)\] (?P<summary>\S.*)$")
 NOTE_LINE = re.compile(r"^\s+(?:fix \d+: (?P<fix>.+)|resolution: .*|more: enrich explain \S+)$")
 CARETS = frozenset("^~ ")
+PROGRESS = re.compile(r"^\d{1,3}%\|")                              # tqdm's bar
+SEPARATOR_TAIL = re.compile(r"(?:\n[=\-_*~#]{3,})+$")                 # a ruler a paste put after the message
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "WARNING", "WARN", "NOTICE", "TRACE", "I", "W"})
 ROOTS = ("sglang", "vllm", "mlx_lm", "mlx", "torch", "triton", "transformers", "flashinfer", "sgl_kernel",
@@ -241,6 +243,8 @@ class Parser:
     def _continues(self, s: _Stream, text: str, stripped: str, level: str) -> bool:
         if not stripped or s.continuation >= MAX_CONTINUATION or stripped.startswith("[") and NOTE.match(stripped):
             return False
+        if PROGRESS.match(stripped):
+            return False          # a progress bar drawn over the message's last line
         if FRAME.match(text) or TERMINATE.search(text):
             return False
         if not s.current.message.strip():
@@ -329,7 +333,7 @@ class Parser:
     def _close(self, s: _Stream, partial: bool = False) -> None:
         if s.current is not None and s.state != "idle":
             s.current.partial = partial or s.current.partial or not s.current.type
-            s.current.message = s.current.message.strip("\n")
+            s.current.message = SEPARATOR_TAIL.sub("", s.current.message.strip("\n"))
             self.found.append(s.current)
             s.last = s.current
         s.current, s.state, s.wrapped_frame = None, "idle", ""
