@@ -19,7 +19,7 @@ from enrich.logs.reader import TextException, read_lines, scan, to_facts
 from enrich.redact import redact_text
 
 NEAR = 6             # lines between a message and the traceback printed after it
-PASTE = 1 << 21      # characters: an input this small is read whole
+PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # an error that says another one, printed before it, is the real one
 REFERS_ABOVE = re.compile(r"(?i)(?:see|check)\b[^.]{0,40}\babove\b|root cause above|above for the root cause"

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import alternative_words
+from enrich.catalog.regex import WORD, alternative_words
 from enrich.logs.cut import branches, cut_match
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
@@ -18,6 +18,7 @@ STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
 MAX_STARTS = 48
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
 FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
+SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and escapes are not words
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 TITLE_STARTS = re.compile(r"\] +|: +")
 MAX_LINE = 2000
@@ -41,8 +42,8 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         if len(line) < 12:
             continue
         named = set()
-        for entry in index.message_candidates(line):
-            if entry.message is None or entry.require_site:
+        for entry in _worded(index, line):
+            if entry.require_site:
                 continue
             m = _search(entry.message, line)
             if m is not None:
@@ -55,6 +56,30 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     if wrapped and not found:
         found = _retyped(lines, catalog)
     return found
+
+
+def _worded(index, line: str) -> list:
+    """Candidates for a line: entries whose words are all in it, and entries filed under no word
+    only when some word of their pattern is in it (else every line of prose would try them)."""
+    loose = _loose_words(index)
+    words = None
+    out = []
+    for entry in index.message_candidates(line):
+        if entry.message is None:
+            continue
+        if entry.id in loose:
+            words = set(WORD.findall(line)) if words is None else words
+            if not words & loose[entry.id]:
+                continue
+        out.append(entry)
+    return out
+
+
+@per_catalog
+def _loose_words(index) -> dict[str, set[str]]:
+    """Every word written in the patterns of the entries filed under no word (optional parts too)."""
+    return {e.id: set(WORD.findall(SYNTAX.sub(" ", e.message.pattern))) for e in index.unanchored
+            if e.message is not None}
 
 
 def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
