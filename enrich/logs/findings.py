@@ -15,7 +15,8 @@ from enrich.facts import from_text
 from enrich.logs.identify import identify
 from enrich.logs.mentions import Mention, mentions
 from enrich.match import Match
-from enrich.logs.reader import TextException, read_lines, scan, to_facts
+from enrich.logs.reader import TextException, read_lines, to_facts
+from enrich.logs.stream import scan
 from enrich.redact import redact_text
 
 NEAR = 6             # lines between a message and the traceback printed after it

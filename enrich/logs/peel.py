@@ -16,6 +16,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from enrich.logs.paste import BOX, TRACEBACK, rich_line, split_collapsed
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
                   r"|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m")          # the last: ESC lost in a paste
 LEVELS = ("DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "NOTICE", "TRACE")
@@ -48,17 +50,6 @@ CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdou
 REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
 QUOTE = re.compile(r"^(?:>(?!>) ?)+")
 PYTEST = re.compile(r"^E(?P<pad> +|$)")
-RICH_HEADER = re.compile(r"^[╭┌].*Traceback")
-RICH_FRAME = re.compile(r"^│ (?P<path>\S+?):(?P<line>\d+) in (?P<func>[\w<>.]+)\s*│?\s*$")
-RICH_SOURCE = re.compile(r"^│ ❱ *\d+ │(?P<source>.*?)\s*│?\s*$")
-BOX = "│╭╰┌└├┃"
-TRACEBACK = "Traceback (most recent call last):"
-COLLAPSED = re.compile(r" (?=File \"[^\"]+\", line \d+)|(?<=\S) (?=Traceback \(most recent call last\):)"
-                       r"|(?<=\S) (?=(?:The above exception|During handling of the above exception))"
-                       r"|(?<=exception:) (?=\S)|(?<=occurred:) (?=\S)")
-COLLAPSED_FRAME = re.compile(r'^(?P<frame>File "[^"]+", line \d+(?:, in [\w<>.]+)?) (?P<rest>.+)$')
-EXCEPTION_START = re.compile(r"(?:^|(?<=\s))(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
-                             r"(?:\([\w.]+\))?:(?: |$)")
 WORD = re.compile(r"^[A-Za-z][\w.-]*$")
 NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|[A-Z]\w*(?:Error|Exception|Warning)\b)")
 
@@ -249,7 +240,7 @@ class Peeler:
         elif content[:1] == "E" and PYTEST.match(content):
             content, streams, level = unwrap(self._pytest(content, "inner"))
         if content[:1] in BOX:
-            content = _rich(content)
+            content = rich_line(content)
         elif content.lstrip()[:3] in ("```", "~~~"):
             fence = FENCE.match(content)
             content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block
@@ -309,37 +300,3 @@ def _neighbour(raw: str) -> str:
     elif text[:1] == "E":
         text = PYTEST.sub("", text, count=1)
     return unwrap(text)[0]
-
-
-def _rich(content: str) -> str:
-    """A line of rich's boxed traceback as Python prints it; the box itself goes."""
-    m = RICH_FRAME.match(content)
-    if m:
-        return f'  File "{m["path"]}", line {m["line"]}, in {m["func"]}'
-    m = RICH_SOURCE.match(content)
-    if m:
-        return "    " + m["source"].strip().lstrip("│ ")      # rich's indent guides go too
-    if RICH_HEADER.match(content):
-        return TRACEBACK
-    return ""
-
-
-def split_collapsed(content: str) -> list[str]:
-    """A traceback whose newlines were lost, back on its lines."""
-    parts = [p for p in COLLAPSED.split(content) if p]
-    lines: list[str] = []
-    for part in parts:
-        m = COLLAPSED_FRAME.match(part)
-        if m is None:
-            lines.append(part)
-            continue
-        lines.append("  " + m["frame"])
-        rest = m["rest"]
-        exc = EXCEPTION_START.search(rest)
-        if exc is not None:
-            if rest[:exc.start()].strip():
-                lines.append("    " + rest[:exc.start()].strip())
-            lines.append(rest[exc.start():])
-        else:
-            lines.append("    " + rest.strip())
-    return lines

@@ -3,25 +3,18 @@
 Lines are peeled first (enrich.logs.peel), then read per process: interleaved processes keep
 their tracebacks apart, chained exceptions are linked, cut tracebacks are kept as partial,
 messages go on over the lines that follow them, hard-wrapped frame lines are joined.
-
-The input is streamed: only lines near a trigger word are looked at in Python, the rest is
-skipped by one scan per block, so memory stays bounded and large logs go fast.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import IO, Iterable
+from typing import Iterable
 
 from enrich.facts import MAX_MESSAGE, Frame
 from enrich.logs.native import TERMINATE, WHAT, is_hint, native_error, nccl_return
 from enrich.logs.peel import Line, Peeler
 
-# A line is looked at in Python only if it holds one of these (each found with str.find, which
-# runs far faster than one regex alternation over the block).
-TRIGGERS = ("Traceback (most", "rror", "Exception", "ERROR", "WARN ", "above exception",
-            "ssertion", "terminat", 'File ', "] [", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp", "exitcode")
 TRACEBACK = "Traceback (most recent call last):"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
 EXCEPTION = re.compile(
@@ -51,7 +44,6 @@ ROOTS = ("sglang", "vllm", "mlx_lm", "mlx", "torch", "triton", "transformers", "
 PACKAGE_DIRS = ("site-packages", "dist-packages")
 MAX_CONTINUATION = 40
 STALE = 200          # lines after which an unfinished traceback of a quiet process is closed
-BLOCK = 1 << 22
 
 
 @dataclass
@@ -365,74 +357,6 @@ def read_lines(lines: Iterable[str]) -> tuple[list[TextException], list[tuple[in
 
 def parse_text(text: str) -> list[TextException]:
     return parse_lines(text.splitlines())
-
-
-def scan(stream: IO[str]) -> list[TextException]:
-    """Parse a text stream block by block; lines far from any trigger are never split out."""
-    parser = Parser()
-    number, carry = 0, ""
-    while True:
-        block = stream.read(BLOCK)
-        text = carry + block
-        if not block:
-            if text:
-                _feed_block(parser, text, number, whole=True)
-            break
-        cut = text.rfind("\n") + 1
-        if cut == 0:
-            carry = text
-            continue
-        number = _feed_block(parser, text[:cut], number)
-        carry = text[cut:]
-    return parser.finish()
-
-
-def _line_at(text: str, start: int) -> tuple[str, int]:
-    end = text.find("\n", start)
-    end = len(text) if end < 0 else end + 1
-    return text[start:end], end
-
-
-def _feed_block(parser: Parser, text: str, number: int, whole: bool = False) -> int:
-    """Feed the lines of ``text`` that matter; returns the line count after it."""
-    pos = 0
-    previous = ""
-    hits = _trigger_positions(text)
-    if parser.open:           # a record open at the end of the last block goes on here
-        hits.insert(0, 0)
-    for hit in hits:
-        if hit < pos:
-            continue
-        start = text.rfind("\n", 0, hit) + 1
-        number += text.count("\n", pos, start)
-        if start > pos or not previous:
-            before = text.rfind("\n", 0, max(start - 1, 0)) + 1
-            previous = text[before:start] if start else ""
-        pos = start
-        line, end = _line_at(text, pos)
-        while pos < len(text):   # line by line while a traceback is open
-            following, after = _line_at(text, end) if end < len(text) else ("", end)
-            number += 1
-            parser.feed(number, line, (previous, following) if following else (previous,))
-            previous, line, pos, end = line, following, end, after
-            if not parser.open:
-                break
-    number += text.count("\n", pos)
-    if whole and text and not text.endswith("\n") and pos < len(text):
-        number += 1
-    return number
-
-
-def _trigger_positions(text: str) -> list[int]:
-    hits = []
-    for word in TRIGGERS:
-        at = text.find(word)
-        while at >= 0:
-            hits.append(at)
-            end = text.find("\n", at)
-            at = text.find(word, end + 1) if end >= 0 else -1   # one hit a line is enough
-    hits.sort()
-    return hits
 
 
 def to_facts(exc: TextException, message: str | None = None, type_name: str | None = None):

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from enrich.logs.peel import Peeler, split_collapsed
+from enrich.logs.paste import split_collapsed
+from enrich.logs.peel import Peeler
 from enrich.logs.reader import module_of, strip_prefixes
 
 FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_worker.py", line 293, in execute_model'

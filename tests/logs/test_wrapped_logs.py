@@ -31,7 +31,8 @@ def test_streaming_skips_no_error(log):
     """A large log is read only near trigger words: every error found reading every line is found."""
     from enrich.catalog import get_catalog
     from enrich.logs.findings import group
-    from enrich.logs.reader import read_lines, scan
+    from enrich.logs.reader import read_lines
+    from enrich.logs.stream import scan
 
     text = log.read_text(encoding="utf-8", errors="replace")
     catalog = get_catalog()
