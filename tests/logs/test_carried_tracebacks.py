@@ -5,6 +5,7 @@ import socket
 import traceback
 
 import pytest
+from logger_fixture import stream_logger  # noqa: F401 - a fixture
 
 
 def _listen_on_taken_port(rank: int, port: int) -> None:

@@ -9,6 +9,7 @@ import structlog
 
 from enrich.integrations.logging import EnrichFilter, instrument
 from enrich.integrations.structlog import add_enrichment
+from logger_fixture import stream_logger  # noqa: F401 - a fixture
 
 
 def failing():

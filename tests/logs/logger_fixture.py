@@ -1,4 +1,4 @@
-"""Fixtures of the log tests."""
+"""A logger writing to a string, for the tests of log records (imported by the test modules)."""
 
 import io
 import logging
