@@ -53,3 +53,18 @@ def test_a_traceback_passed_as_a_percent_argument_gets_the_note(stream_logger):
     out = stream.getvalue()
     assert "WorkerProc hit an exception: Traceback" in out
     assert "[torch/state-dict-size-mismatch] Linear.weight: the checkpoint has shape [4, 16]" in out
+
+
+def test_the_message_a_parent_received_on_an_h200_is_explained():
+    """Recorded on an H200 (tests/gpu, NCCL 2.28.9): two spawned ranks on one GPU; the parent's
+    ProcessRaisedException carries the rank's traceback, DistBackendError with its Last error."""
+    import json
+    from pathlib import Path
+
+    from enrich.logs.carried import explain_text
+
+    records = Path(__file__).parents[1] / "fixtures" / "gpu" / "h200-run3-before.jsonl"
+    [record] = [r for r in map(json.loads, records.read_text().splitlines()) if r["scenario"] == "duplicate_gpu_rank"]
+    assert record["type"] == "ProcessRaisedException" and not record["note"]
+    enrichment = explain_text(record["message"], "test")
+    assert enrichment.id == "torch/nccl-duplicate-gpu" and "Ranks 1 and 0" in enrichment.summary
