@@ -1,7 +1,8 @@
-"""enrich benchmarks: overhead of wrapped entrypoints, match time versus catalog size, start-up.
+"""enrich benchmarks: overhead of wrapped entrypoints, match time versus catalog size, start-up,
+scanning a large log.
 
     python benchmarks/bench.py            # all sections
-    python benchmarks/bench.py wrap match startup
+    python benchmarks/bench.py wrap match startup scan
 
 Every figure is a median of repeated runs, measured side by side in one process, with the
 ratio against its baseline; quote the machine with them.
@@ -171,7 +172,7 @@ def synthetic_log(path: Path, size: int) -> None:
 
 
 def bench_scan(size_mb: int = 1024) -> None:
-    from enrich.findings import findings
+    from enrich.logs import findings
 
     path = Path("/tmp/enrich-bench-log.txt")
     if not path.exists() or path.stat().st_size < size_mb * 2**20:

@@ -32,8 +32,8 @@ SPLITS = ("dev", "test", "all")
 
 def read_log(text: str) -> list:
     """The log reader under test; the one place that names its module."""
-    from enrich.findings import findings
-    return findings(io.StringIO(text))
+    from enrich.logs import findings
+    return findings(io.StringIO(text), all=True)   # every finding, each with its root-cause flag
 
 
 @dataclass

@@ -49,7 +49,7 @@ def _process(exc: BaseException, mechanism: str, terminal: bool) -> Enrichment |
     # Outermost first: the first member already enriched, or the first the catalog knows, is
     # the one explained (a new error raised while handling an enriched one gets its own). A
     # wrapper entry ("Capture cuda graph failed: ...") yields to a known error it wraps.
-    catalog, wrapped = None, None
+    catalog, wrapped, carried = None, None, None
     for member in facts_of.chain(exc):
         record = record_of(member)
         if record is not None:
@@ -57,7 +57,8 @@ def _process(exc: BaseException, mechanism: str, terminal: bool) -> Enrichment |
         catalog = catalog or get_catalog()
         facts = facts_of.from_exception(member)
         match = best_match(facts, catalog)
-        if match is None:
+        if match is None:   # another process's traceback in its message: that error's note
+            carried = carried or _carried(member, mechanism)
             continue
         if match.entry.wrapper:   # the error it wraps, if the catalog knows it, is the one to explain
             wrapped = wrapped or (member, explain(match, facts, mechanism))
@@ -65,11 +66,18 @@ def _process(exc: BaseException, mechanism: str, terminal: bool) -> Enrichment |
         return _attach(member, explain(match, facts, mechanism), mechanism if terminal else "")
     if wrapped:
         return _attach(*wrapped, mechanism if terminal else "")
+    if carried:
+        return _attach(exc, carried, mechanism if terminal else "")
     if settings.generic():   # unknown: the condition that raised it, from the raising frame
         generic = explain_site(facts_of.from_exception(exc), mechanism)
         if generic is not None:
             return _attach(exc, generic, mechanism if terminal else "")
     return None
+
+
+def _carried(member: BaseException, mechanism: str) -> Enrichment | None:
+    from enrich.logs.carried import explain_carried
+    return explain_carried(member, mechanism)
 
 
 def _attach(member: BaseException, enrichment: Enrichment, reported: str) -> Enrichment:

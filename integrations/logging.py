@@ -34,30 +34,26 @@ class EnrichFilter(logging.Filter):
                 if enrichment is not None:
                     _put(record, enrichment)
                     record.exc_text = None   # formatted again, now with the note
-            else:
-                message = record.getMessage()   # the traceback may be in the arguments: log.error("%s", text)
-                if TRACEBACK in message:
-                    self._text_traceback(record, message)
+            elif _carries_traceback(record):
+                self._text_traceback(record, record.getMessage())   # %-style args formatted in
         return True
 
     @staticmethod
     def _text_traceback(record: logging.LogRecord, message: str) -> None:
-        from enrich.explain import explain
-        from enrich.catalog import get_catalog
-        from enrich.logtext import parse_lines, to_facts
-        from enrich.match import best_match
+        from enrich.logs.carried import explain_text
         from enrich.render.note import note
 
-        for exc in reversed(parse_lines(message.splitlines())):   # the last one printed is the outermost
-            facts = to_facts(exc)
-            match = best_match(facts, get_catalog())
-            if match is None:
-                continue
-            enrichment = explain(match, facts, "log-text")
-            _put(record, enrichment)
-            if f"[{enrichment.id}]" not in message:   # enriched already where it was raised
-                record.msg, record.args = f"{message}\n{note(enrichment)}", None
+        enrichment = explain_text(message, "log-text")
+        if enrichment is None:
             return
+        _put(record, enrichment)
+        if f"[{enrichment.id}]" not in message:   # enriched already where it was raised
+            record.msg, record.args = f"{message}\n{note(enrichment)}", None
+
+
+def _carries_traceback(record: logging.LogRecord) -> bool:
+    args = record.args if isinstance(record.args, tuple) else (record.args,) if record.args else ()
+    return any(isinstance(part, str) and TRACEBACK in part for part in (record.msg, *args))
 
 
 def _put(record: logging.LogRecord, enrichment) -> None:

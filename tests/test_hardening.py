@@ -174,7 +174,7 @@ HF = "hf_" + "A" * 34
 
 def test_secrets_reach_no_note_field_span_or_explain_output(tmp_path, use_catalog):
     import io
-    from enrich.findings import findings, render_text
+    from enrich.logs import findings, render_text
     from enrich.telemetry.otel import OpenTelemetrySink
     use_catalog(tmp_path, secret=SECRET_CATALOG)
 

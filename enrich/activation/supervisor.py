@@ -276,7 +276,7 @@ def explain_death(death: Death) -> Enrichment | None:
 def _from_tail(tail: str) -> Enrichment | None:
     """The last root cause the catalog knows in what the child printed, unless the child's own
     enrich already explained it there."""
-    from enrich.findings import findings
+    from enrich.logs import findings
 
     catalog = get_catalog()
     known = [f for f in findings(io.StringIO(tail), catalog) if f.id and f.root_cause]

@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     form.add_argument("--json", action="store_true",
                       help=f'one document: {{"schema": {JSON_SCHEMA}, "source": ..., "findings": [...]}}')
     form.add_argument("--jsonl", action="store_true", help="one JSON line per finding, as each is found")
+    p.add_argument("--all", action="store_true", help="also the errors that follow from a root cause (folded by default)")
     p.add_argument("-f", "--follow", action="store_true",
                    help="live logs: print each finding as soon as it is complete (kubectl logs -f POD | "
                         "enrich explain -f -); a file is followed as it grows")
@@ -41,8 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _reader():
     """The log reader, imported in this one place: ``findings(stream)`` and ``render_text(items, source, color)``."""
-    from enrich import findings
-    return findings
+    from enrich import logs
+    return logs
 
 
 def explain(args: argparse.Namespace) -> int:
@@ -67,7 +68,7 @@ def explain(args: argparse.Namespace) -> int:
     report: list[tuple[str, list]] = []
     for name in names:
         source = open_input(name)
-        items = _findings_of(source)
+        items = _findings_of(source, args.all)
         report.append((source.name, items))
         if args.jsonl:
             for item in items:
@@ -81,10 +82,10 @@ def explain(args: argparse.Namespace) -> int:
     return 1 if any(items for _, items in report) else 0
 
 
-def _findings_of(source: LogInput) -> list:
+def _findings_of(source: LogInput, all: bool = False) -> list:
     try:
         with text_stream(source) as stream:
-            return _reader().findings(stream)
+            return _reader().findings(stream, all=all)
     except (gzip.BadGzipFile, EOFError, zlib.error) as error:
         raise CliError(f"{source.name}: not a readable gzip stream ({error})") from None
     except OSError as error:
@@ -102,7 +103,7 @@ def follow(source: LogInput, jsonl: bool, color: bool) -> int:
     neither blank nor a chain separator came, or the input went quiet (2 s while the parser still
     reads a message that may go on); that stretch of lines is then explained by ``findings``
     like a whole file. A repeat of an error already shown is not printed again."""
-    from enrich.logtext import CHAINS, Parser
+    from enrich.logs.reader import CHAINS, Parser
 
     reader = _reader()
     parser, pending, first, number, quiet = Parser(), [], 1, 0, 0

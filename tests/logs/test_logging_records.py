@@ -9,22 +9,12 @@ import structlog
 
 from enrich.integrations.logging import EnrichFilter, instrument
 from enrich.integrations.structlog import add_enrichment
+from logger_fixture import stream_logger  # noqa: F401 - a fixture
 
 
 def failing():
     import demo_targets
     demo_targets.ensure_split(16, 6)
-
-
-@pytest.fixture
-def stream_logger():
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    logger = logging.getLogger("serving")
-    logger.propagate = False
-    logger.addHandler(handler)
-    yield logger, handler, stream
-    logger.removeHandler(handler)
 
 
 def test_plain_text_log_shows_the_note(demo_catalog, stream_logger):

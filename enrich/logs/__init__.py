@@ -1,0 +1,16 @@
+"""Errors in log text.
+
+peel, paste   the wrappers collectors and pastes put around lines, peeled; paste damage undone
+reader        tracebacks, error lines and notes out of the peeled lines, per process
+native        failures native code prints (C++ aborts, c10d, NCCL, Metal)
+stream        a large log read in blocks, only near trigger words
+identify, cut the catalog entry of what was read, also from a cut message or from frames
+mentions      catalog messages quoted anywhere in a paste (titles, prose, backticks)
+findings      one finding per root cause; report shows them
+carried       a traceback carried as text (in a live exception's message, in a log record)
+"""
+
+from enrich.logs.findings import Finding, findings
+from enrich.logs.report import render_text
+
+__all__ = ["Finding", "findings", "render_text"]

@@ -1,0 +1,87 @@
+"""Match a message that was cut short against the start of a catalog pattern.
+
+A paste cut mid-line, a title that drops the last words, a log that prints a multi-line message
+one line per record: the text is the beginning of a message the catalog knows. It matches when
+some prefix of the entry's pattern (one alternative of a top-level alternation at a time)
+matches the whole text, and that prefix holds enough fixed words to mean something.
+"""
+
+from __future__ import annotations
+
+import re
+
+MIN_LITERAL = 12          # letters and digits of fixed text the matched prefix must demand
+MIN_LITERAL_BEFORE_WILDCARD = 40
+MIN_TEXT = 16
+BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
+_PREFIXES: dict[str, list[re.Pattern]] = {}
+ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
+
+
+def _syntax(pattern: str):
+    """(position, character, depth) of each top-level syntax character: escapes and character
+    classes skipped, depth counting open groups before the character."""
+    depth, i = 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            end = pattern.find("]", i + 2)
+            i = end + 1 if end > 0 else i + 1
+            continue
+        yield i, c, depth
+        depth += (c == "(") - (c == ")")
+        i += 1
+
+
+def branches(pattern: str) -> list[str]:
+    """The pattern as a list of alternatives when it is one alternation at the top."""
+    body, anchor = (pattern[1:], "^") if pattern.startswith("^") else (pattern, "")
+    closing = next((i for i, c, depth in _syntax(body) if c == ")" and depth == 1), -1)
+    if body.startswith("(?:") and closing == len(body) - 1:
+        body = body[3:-1]
+    cuts = [i for i, c, depth in _syntax(body) if c == "|" and depth == 0]
+    if not cuts:
+        return [pattern]
+    bounds = [-1, *cuts, len(body)]
+    return [anchor + body[a + 1:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def _literal_size(pattern: str) -> int:
+    return sum(c.isalnum() for c in ESCAPES_AND_SYNTAX.sub("", pattern))
+
+
+def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
+    """The proper prefixes of the pattern that compile and demand enough fixed text, longest first."""
+    found = _PREFIXES.get(pattern.pattern)
+    if found is None:
+        found = []
+        for branch in branches(pattern.pattern):
+            for end in range(len(branch) - 1, 0, -1):
+                head = branch[:end]
+                if _literal_size(head) < MIN_LITERAL:
+                    break
+                if BROAD_TAIL.search(head) and _literal_size(head) < MIN_LITERAL_BEFORE_WILDCARD:
+                    continue      # ends in a wildcard run after little fixed text: too loose a start
+                try:
+                    found.append(re.compile(head, pattern.flags))
+                except re.error:
+                    continue
+        _PREFIXES[pattern.pattern] = found
+    return found
+
+
+def cut_match(pattern: re.Pattern, text: str) -> re.Match | None:
+    """A match of the whole ``text`` by a proper prefix of ``pattern``: the text is the start of
+    a message the pattern describes, cut short."""
+    text = text.rstrip(" `'\"*")
+    if len(text) < MIN_TEXT:
+        return None
+    bare = text.rstrip(".…")
+    for prefix in prefixes(pattern):
+        m = prefix.fullmatch(text) or (prefix.fullmatch(bare) if bare != text else None)
+        if m is not None:
+            return m
+    return None

@@ -1,0 +1,230 @@
+"""Every error found in a log, one finding per root cause: repeats counted, the same entry
+grouped, wrappers and errors that follow from another folded into it; notes an enriched
+process already wrote are read back and win (they carry the live values)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import IO
+
+from enrich.catalog import Catalog, get_catalog
+from enrich.explain import explain
+from enrich.model import Enrichment
+from enrich.facts import from_text
+from enrich.logs.identify import identify
+from enrich.logs.mentions import Mention, mentions
+from enrich.match import Match
+from enrich.logs.reader import TextException, read_lines, to_facts
+from enrich.logs.stream import scan
+from enrich.redact import redact_text
+
+NEAR = 6             # lines between a message and the traceback printed after it
+PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# an error that says another one, printed before it, is the real one
+REFERS_ABOVE = re.compile(r"(?i)(?:see|check)\b[^.]{0,40}\babove\b|root cause above|above for the root cause"
+                          r"|hit an exception|encountered (?:a fatal error|an issue)|died unexpectedly")
+# exceptions that carry another process's error
+CARRIERS = frozenset({"ProcessRaisedException", "ProcessExitedException", "RayTaskError", "RayActorError",
+                      "EngineDeadError", "BrokenProcessPool", "_RemoteTraceback", "ChildFailedError"})
+
+
+@dataclass
+class Finding:
+    exception: str                 # the exception type as written ("" when the traceback was cut)
+    message: str
+    line: int                      # first line in the input
+    count: int = 1
+    id: str | None = None
+    title: str | None = None
+    summary: str | None = None
+    fixes: list[str] = field(default_factory=list)
+    partial: bool = False
+    root_cause: bool = True
+    streams: list[str] = field(default_factory=list)
+    site: str = ""
+    kind: str = "exception"        # "log": an error line that is not an exception; "warning": a native warning
+    wrapper: bool = False          # its catalog entry says it wraps an error found elsewhere
+    generic: bool = False          # not in the catalog: the summary states the raise site's condition
+    folded: int = 0                # findings folded into this one (shown with all=True)
+    resolution: str | None = None  # what an orchestrator should do (enrich.catalog.resolution)
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "exception": self.exception or None, "message": self.message, "line": self.line,
+                "count": self.count, "fixes": self.fixes, "title": self.title, "summary": self.summary,
+                "partial": self.partial, "root_cause": self.root_cause, "streams": self.streams,
+                "site": self.site, "kind": self.kind, "generic": self.generic, "folded": self.folded,
+                "resolution": self.resolution}
+
+
+def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False) -> list[Finding]:
+    """The root causes in the text (every finding, folded ones marked, with ``all``). A paste
+    (up to PASTE characters) is also searched for catalog messages quoted anywhere in it."""
+    catalog = catalog or get_catalog()
+    head = stream.read(PASTE)
+    if len(head) < PASTE:
+        found, lines = read_lines(head.splitlines())
+        order = {number: i for i, (number, _) in enumerate(lines)}
+        return group(found, catalog, all, mentions(lines, catalog), order)
+    return group(scan(_Rejoined(head, stream)), catalog, all)
+
+
+class _Rejoined:
+    """The part already read, then the rest of the stream."""
+
+    def __init__(self, head: str, rest: IO[str]):
+        self.head, self.rest = head, rest
+
+    def read(self, size: int = -1) -> str:
+        if self.head:
+            head, self.head = self.head, ""
+            return head
+        return self.rest.read(size)
+
+
+def group(found: list[TextException], catalog: Catalog, all: bool = False,
+          quoted: list[Mention] = (), order: dict[int, int] | None = None) -> list[Finding]:
+    outer = {id(e.led_to) for e in found if e.led_to is not None}
+    by_text: dict[tuple, Finding] = {}
+    items: list[Finding] = []
+    for exc in found:
+        key = _key(exc)
+        finding = by_text.get(key)
+        if finding is None:
+            finding = by_text[key] = _finding(exc, catalog)
+            finding.count = 0
+            items.append(finding)
+        finding.count += exc.repeats
+        if id(exc) in outer and finding.count == exc.repeats:
+            finding.root_cause = False
+        if exc.stream and exc.stream not in finding.streams:
+            finding.streams.append(exc.stream)
+    items = [f for f in items if f.kind != "warning" or f.id]   # a native warning matters when known
+    items += _mentioned(quoted, catalog, items, order or {})
+    _disown(items, found, catalog)
+    items.sort(key=lambda f: f.line)
+    _fold(items)
+    if all:
+        return items
+    return [f for f in items if f.root_cause] or items
+
+
+def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) -> None:
+    """A message printed without frames, whose traceback follows it: when those frames run in a
+    sibling package of the entry's (mlx_audio's copy of an mlx_lm check), the entry is not it."""
+    tracebacks = [(e.line, {f.module.split(".", 1)[0] for f in e.frames}) for e in found if e.frames]
+    for f in items:
+        if not f.id or f.kind == "exception" or not catalog.entries[f.id].sites:
+            continue
+        owner = {site.split(":", 1)[0].split(".", 1)[0] for site in catalog.entries[f.id].sites}
+        near = [packages for line, packages in tracebacks if 0 < line - f.line <= NEAR]
+        if near and not owner & near[0] and any(p.split("_")[0] in {o.split("_")[0] for o in owner}
+                                                for p in near[0]):
+            f.id = f.title = f.summary = f.resolution = None
+            f.fixes, f.partial = [], False
+
+
+def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], order: dict[int, int]) -> list[Finding]:
+    """Findings for catalog messages quoted in prose: root causes only where nothing the text
+    printed as an error was identified."""
+    known = {f.id for f in items if f.id}
+    identified = any(f.id and not f.wrapper for f in items)
+    out: dict[str, Finding] = {}
+    previous = None
+    for mention in quoted:
+        at = order.get(mention.line, mention.line)        # the line's place among the lines read
+        follows = previous is not None and 0 < at - previous <= 2   # the next part of one message
+        previous = at
+        if mention.entry_id in known:    # the error as printed says it already
+            continue
+        if mention.entry_id in out:
+            out[mention.entry_id].count += 1
+            continue
+        entry = catalog.entries[mention.entry_id]
+        facts = from_text("", mention.text)
+        enrichment = explain(Match(entry, mention.groups, None, ()), facts, "log")
+        out[mention.entry_id] = Finding(
+            exception="", message=redact_text(mention.text), line=mention.line, id=entry.id, title=entry.title,
+            summary=enrichment.summary, fixes=list(enrichment.fixes), kind="mention", wrapper=entry.wrapper,
+            partial=mention.partial,
+            resolution=entry.resolution,
+            root_cause=not identified and not follows)
+    return list(out.values())
+
+
+def _fold(items: list[Finding]) -> None:
+    """Mark what follows from another finding; each folded one is counted on the root nearest it."""
+    identified = any(f.id and not f.wrapper for f in items)
+    exceptions = any(f.kind == "exception" for f in items)
+    nccl_warned = any(f.exception == "NCCL WARN" for f in items)
+    firsts = [NUMBER.sub("#", f.message.split("\n", 1)[0]) for f in items]
+    entries: set[str] = set()
+    for n, f in enumerate(items):
+        if f.id in entries:          # the same entry, found again in other words
+            f.root_cause = False
+        if f.id and f.root_cause:
+            entries.add(f.id)
+        if not f.root_cause:
+            continue
+        text = NUMBER.sub("#", f.message)
+        quotes_another = any(m != firsts[n] and len(m) >= 16 and m in text for i, m in enumerate(firsts) if i != n)
+        if (f.wrapper             # it only wraps another error: never the root cause itself
+                or (not f.id and (quotes_another or (identified and f.kind != "exception")
+                                  or (exceptions and f.kind == "log")
+                                  or (len(items) > 1 and (REFERS_ABOVE.search(f.message)
+                                                          or f.exception.rsplit(".", 1)[-1].split("(")[0] in CARRIERS))
+                                  or (nccl_warned and f.exception == "NCCL")))):
+            f.root_cause = False
+    roots = [f for f in items if f.root_cause]
+    if not roots:              # nothing stands out: every finding but a wrapper is its own root
+        for f in items:
+            f.root_cause = not f.wrapper
+        return
+    for f in items:
+        if not f.root_cause:
+            nearest = min(roots, key=lambda r: (abs(r.line - f.line), r.line))
+            nearest.folded += f.count
+
+
+def _key(exc: TextException) -> tuple:
+    """Repeats group together: the same error from 8 ranks differs at most in its numbers."""
+    if exc.type or exc.kind != "exception" or exc.message:
+        return exc.kind, exc.type, NUMBER.sub("#", exc.message), exc.note[0] if exc.note else None
+    return exc.kind, "", exc.frames[-1].site if exc.frames else ""   # a cut traceback: where it was raised
+
+
+def enrichment_of(exc: TextException, catalog: Catalog, mechanism: str = "log") -> tuple[Enrichment, bool] | None:
+    """(enrichment, partial) for one exception read from text; a note written at run time wins."""
+    if exc.note is not None:
+        entry = catalog.entries.get(exc.note[0])
+        if entry is not None:
+            return Enrichment(id=entry.id, title=entry.title, engine=entry.engine, component=entry.component,
+                              summary=exc.note[1], fixes=tuple(exc.note[2]), mechanism=mechanism,
+                              links=entry.links, resolution=entry.resolution), False
+    found = identify(exc, catalog)
+    if found is None:
+        return None
+    return explain(found.match, found.facts, mechanism), found.partial
+
+
+def _finding(exc: TextException, catalog: Catalog) -> Finding:
+    facts = to_facts(exc)
+    finding = Finding(exception=exc.type, message=redact_text(exc.message or exc.lead), line=exc.line, partial=exc.partial,
+                      site=facts.raise_frame.site if facts.raise_frame else "", kind=exc.kind)
+    known = enrichment_of(exc, catalog)
+    if known is not None:
+        enrichment, partial = known
+        entry = catalog.entries[enrichment.id]
+        finding.id, finding.title = enrichment.id, enrichment.title
+        finding.summary, finding.fixes = enrichment.summary, list(enrichment.fixes)
+        finding.wrapper, finding.partial = entry.wrapper, partial or exc.partial
+        finding.resolution = entry.resolution
+    elif exc.note is not None and exc.note[0] == "enrich: not in the catalog":
+        finding.summary, finding.generic = exc.note[1], True
+    elif facts.raise_frame is not None and facts.raise_frame.source.startswith("assert "):
+        # not in the catalog: the printed raise line still says which condition failed
+        finding.summary = (f"`{facts.raise_frame.source.rstrip(',( ')}` failed in {finding.site} "
+                           "(the values are not in the log; `enrich.install()` in the process adds them)")
+        finding.generic = True
+    return finding

@@ -1,0 +1,200 @@
+"""Name the catalog entry for an exception read from text, however the text came out.
+
+The message is tried as read, then as pastes damage it (tabs turned to spaces, hard wraps),
+then the message embedded after a log line's lead-in (``... while processing method
+init_device: <message>``). A message cut short matches an entry whose sample starts with what
+is there; a traceback cut before its message is identified from its frames and printed raise
+line. Those two are marked partial.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from enrich.catalog import Catalog
+from enrich.catalog.regex import WORD, alternative_words, literal_runs
+from enrich.facts import Facts
+from enrich.logs.cut import cut_match
+from enrich.logs.per_catalog import per_catalog
+from enrich.logs.reader import TextException, to_facts
+from enrich.match import Match, _site_frame, best_match
+
+LEADING_SPACES = re.compile(r"^(?: {2,8}|\t)", re.M)
+SEPARATOR = re.compile(r": (?=\S)")
+DIGITS = re.compile(r"\d+(?:\.\d+)?")
+SPACE = re.compile(r"\s+")
+MAX_EMBEDDED = 6
+MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one
+
+
+@dataclass
+class Identified:
+    match: Match
+    facts: Facts
+    partial: bool       # from a cut message or from frames only
+
+
+def identify(exc: TextException, catalog: Catalog) -> Identified | None:
+    type_name = "" if exc.kind != "exception" else (exc.inner or exc.type)
+    wrapper = None
+    for candidate_type, message in _readings(exc, type_name):
+        facts = to_facts(exc, message, candidate_type)
+        match = best_match(facts, catalog)
+        if match is None:
+            continue
+        if not match.entry.wrapper:
+            return Identified(match, facts, exc.partial and not exc.message)
+        wrapper = wrapper or Identified(match, facts, exc.partial and not exc.message)
+    if wrapper is not None:
+        return wrapper
+    found = (_cut_message(exc, type_name, catalog) or _from_frames(exc, type_name, catalog)
+             or _by_type(exc, type_name, catalog))
+    if found is None and not exc.message and exc.lead:   # cut before its message: the log line's lead-in says it
+        lead = TextException(type="", message=exc.lead, line=exc.line, frames=exc.frames, kind="log")
+        found = identify(lead, catalog)
+        if found is not None:
+            found.partial = True
+    return found
+
+
+def _readings(exc: TextException, type_name: str):
+    """(type, message) pairs to try, the message as read first."""
+    message = exc.message
+    seen = {message}
+    yield type_name, message
+    variants = []
+    for base in dict.fromkeys((message, message.strip().strip("\"'`"))):    # an app may quote str(error)
+        variants.append(base)
+        if "\n" in base:
+            variants.append(LEADING_SPACES.sub("\t", base))                 # tabs a paste turned to spaces
+            variants.append(" ".join(line.strip() for line in base.splitlines()))   # hard wraps
+            variants.append(base.split("\n", 1)[0])
+    for variant in variants:
+        if variant not in seen:
+            seen.add(variant)
+            yield type_name, variant
+    first = message.split("\n", 1)[0]
+    rest = message[len(first):]
+    for n, sep in enumerate(SEPARATOR.finditer(first)):    # a message embedded after a lead-in
+        if n >= MAX_EMBEDDED:
+            break
+        embedded = first[sep.end():] + rest
+        if embedded not in seen:
+            seen.add(embedded)
+            yield "", embedded
+
+
+def _normal(text: str) -> str:
+    return SPACE.sub(" ", DIGITS.sub("#", text)).strip()
+
+
+@per_catalog
+def _samples(catalog: Catalog) -> list[tuple[str, object]]:
+    return [(_normal(s.message), e) for e in catalog.entries.values() for s in e.samples if s.message]
+
+
+def _class_ok(entry, facts: Facts) -> bool:
+    return not facts.type_name or any(name in facts.classes for name in entry.exceptions)
+
+
+def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
+    """A message cut short (mid-line, mid-list, its last words dropped): the one entry whose
+    samples start with it, or whose pattern's start matches all of it."""
+    first = exc.message.split("\n", 1)[0]
+    facts = to_facts(exc, exc.message, type_name)
+    embedded = [first[m.end():] for n, m in zip(range(MAX_EMBEDDED), SEPARATOR.finditer(first))]
+    for text in dict.fromkeys((exc.message, first, first.strip("\"'`"), *embedded)):
+        normal = _normal(text.rstrip(".…"))
+        if len(normal) < MIN_CUT:
+            continue
+        entries = {e.id: e for sample, e in _samples(catalog)
+                   if sample.startswith(normal) and len(sample) > len(normal) and _class_ok(e, facts)}
+        groups = {}
+        if not entries:
+            for entry in word_candidates(catalog, text):
+                m = cut_match(entry.message, text) if _class_ok(entry, facts) else None
+                if m is not None:
+                    entries[entry.id] = entry
+                    groups[entry.id] = {k: v for k, v in m.groupdict().items() if v is not None}
+        if len(entries) != 1:
+            continue
+        [entry] = entries.values()
+        at_site = _site_frame(entry, facts) if entry.sites else None
+        if entry.require_site and at_site is None:
+            continue
+        frame = at_site[1] if at_site else facts.raise_frame
+        return Identified(Match(entry, groups.get(entry.id) or _groups(entry, text), frame, ()), facts, True)
+    return None
+
+
+def word_candidates(catalog: Catalog, text: str) -> list:
+    """Entries whose message pattern demands any word the text holds (a cut message lacks the
+    words after its cut, so every entry it might start is a candidate)."""
+    index = _word_index(catalog)
+    found = {}
+    for word in set(WORD.findall(text)):
+        for entry in index.get(word, ()):
+            found[entry.id] = entry
+    return list(found.values())
+
+
+@per_catalog
+def _word_index(catalog: Catalog) -> dict[str, list]:
+    index: dict[str, list] = {}
+    for entry in catalog.entries.values():
+        if entry.message is not None:
+            for word in set().union(*alternative_words(entry.message)):
+                index.setdefault(word, []).append(entry)
+    return index
+
+
+def _by_type(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
+    """An exception printed with its full module path whose class only one entry names, an entry
+    known by its raise site alone (no message to match): the class says it, partially."""
+    if exc.kind != "exception" or "." not in type_name:
+        return None
+    bare = type_name.rsplit(".", 1)[-1]
+    named = [e for e in catalog.entries.values() if bare in e.exceptions and e.message is None]
+    if len(named) != 1 or named[0].require_site:
+        return None
+    facts = to_facts(exc, exc.message, type_name)
+    return Identified(Match(named[0], {}, facts.raise_frame, ()), facts, True)
+
+
+def _groups(entry, message: str) -> dict[str, str]:
+    """The values a cut message still shows: the pattern's groups up to where the text stops."""
+    if entry.message is None:
+        return {}
+    pattern = entry.message.pattern
+    for end in range(len(pattern), 0, -1):
+        try:
+            m = re.match(pattern[:end], message, entry.message.flags)
+        except re.error:
+            continue
+        if m:
+            return {k: v for k, v in m.groupdict().items() if v is not None}
+    return {}
+
+
+def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
+    """A traceback cut before its message: the entry declared at one of its frames whose raise
+    line is the printed one (its source pattern, or its message's leading text in the line)."""
+    if exc.message.strip() or not exc.frames:
+        return None
+    facts = to_facts(exc, "", type_name)
+    best = None
+    for entry in catalog.index.site_candidates(facts.frames[:6]):
+        at_site = _site_frame(entry, facts)
+        if at_site is None or not _class_ok(entry, facts):
+            continue
+        depth, frame = at_site
+        source = frame.source or ""
+        evidence = bool(entry.source and source and entry.source.search(source))
+        if not evidence and entry.message is not None and source:
+            runs = [run.replace("\0", "").strip() for run in literal_runs(entry.message)]
+            lead = next((run for run in runs if len(run) >= 8), "")
+            evidence = bool(lead) and lead[:24] in source
+        if evidence and (best is None or depth < best[0]):
+            best = (depth, Identified(Match(entry, {}, frame, ()), facts, True))
+    return best[1] if best else None

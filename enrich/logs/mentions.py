@@ -1,0 +1,183 @@
+"""Catalog messages written anywhere in a line: an issue's title, prose, backticks, quotes, a
+JSON error body. A message people quote is as good a clue as one a process printed, when
+nothing closer (an exception or error line) names the error."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from enrich.catalog import Catalog
+from enrich.catalog.regex import WORD, alternative_words
+from enrich.logs.cut import branches, cut_match
+from enrich.logs.identify import word_candidates
+from enrich.logs.per_catalog import per_catalog
+
+# where a quoted message may start inside a line
+STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
+MAX_STARTS = 48
+QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
+FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
+SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and escapes are not words
+LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
+TITLE_STARTS = re.compile(r"\] +|: +")
+MAX_LINE = 2000
+
+
+@dataclass
+class Mention:
+    line: int
+    entry_id: str
+    text: str
+    groups: dict
+    partial: bool = False     # the start of the message only
+
+
+def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = True) -> list[Mention]:
+    """Catalog messages in (line number, text) pairs, one per line and entry."""
+    found: list[Mention] = []
+    index = catalog.index
+    for number, line in lines:
+        line = line[:MAX_LINE]
+        if len(line) < 12:
+            continue
+        named = set()
+        for entry in _worded(index, line):
+            if entry.require_site:
+                continue
+            m = _search(entry.message, line)
+            if m is not None:
+                named.add(entry.id)
+                found.append(Mention(number, entry.id, m.group(0),
+                                     {k: v for k, v in m.groupdict().items() if v is not None}))
+        if not named:
+            found += _cut_mentions(number, line, catalog)
+    found += _wrapped(lines, catalog, {m.line for m in found}) if wrapped else []
+    if wrapped and not found:
+        found = _retyped(lines, catalog)
+    return found
+
+
+def _worded(index, line: str) -> list:
+    """Candidates for a line: entries whose words are all in it, and entries filed under no word
+    only when some word of their pattern is in it (else every line of prose would try them)."""
+    loose = _loose_words(index)
+    words = None
+    out = []
+    for entry in index.message_candidates(line):
+        if entry.message is None:
+            continue
+        if entry.id in loose:
+            words = set(WORD.findall(line)) if words is None else words
+            if not words & loose[entry.id]:
+                continue
+        out.append(entry)
+    return out
+
+
+@per_catalog
+def _loose_words(index) -> dict[str, set[str]]:
+    """Every word written in the patterns of the entries filed under no word (optional parts too)."""
+    return {e.id: set(WORD.findall(SYNTAX.sub(" ", e.message.pattern))) for e in index.unanchored
+            if e.message is not None}
+
+
+def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
+    """Last resort, when nothing else in the paste is a catalog message: one retyped in another
+    case ("valueerror: bfloat16 is only supported ..."), whole or cut."""
+    index = _lower_index(catalog)
+    out = []
+    for number, line in lines:
+        words = set(LOWER_WORD.findall(line.lower()))
+        for entry, needed, folded in index:
+            if not needed or not needed <= words or entry.require_site:
+                continue
+            m = _search(folded, line)
+            if m is None:
+                spans = [q.group(2) for q in QUOTED.finditer(line)]
+                m = next((c for c in (cut_match(folded, span) for span in spans) if c is not None), None)
+            if m is not None:
+                out.append(Mention(number, entry.id, m.group(0), {k: v for k, v in m.groupdict().items() if v is not None},
+                                   m.re is not folded))
+                break
+    return out
+
+
+@per_catalog
+def _lower_index(catalog: Catalog) -> list:
+    """(entry, the longer words its pattern demands in lower case, the pattern ignoring case)."""
+    index = []
+    for entry in catalog.entries.values():
+        if entry.message is not None:
+            words = {w.lower() for w in set().union(*alternative_words(entry.message)) if len(w) > 3}
+            index.append((entry, words, re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
+    return index
+
+
+def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> list[Mention]:
+    """A message over consecutive lines: hard-wrapped (at a space or mid-word), or a multi-line
+    message printed line by line."""
+    out = []
+    for i, (number, line) in enumerate(lines[:-1]):
+        following = [text for _, text in lines[i + 1:i + 3]]
+        if number in seen or not line.strip() or not following[0].strip():
+            continue
+        head, tail = line.rstrip(), following[0].strip()
+        for joined in (head + " " + tail, head + tail, "\n".join([head, *following])):
+            found = mentions([(number, joined)], catalog, wrapped=False)
+            if found:
+                out += found
+                break
+    return out
+
+
+def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
+    """A quoted message or an issue title that stops before the message's end."""
+    spans = [m.group(2) for m in QUOTED.finditer(line)]
+    first = line.split(" ", 1)[0]
+    for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
+        m = cut_match(entry.message, line)
+        if m is not None and not entry.require_site:
+            return [Mention(number, entry.id, line, {k: v for k, v in m.groupdict().items() if v is not None}, True)]
+    if line.startswith("# "):
+        title = line[2:]
+        spans += [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
+    for span in spans:
+        if len(span) < 16:
+            continue
+        matched = {}
+        for entry in word_candidates(catalog, span):
+            m = cut_match(entry.message, span)
+            if m is not None:
+                matched[entry.id] = (entry, m)
+        if len(matched) == 1:          # the start of one message only, not of several
+            [(entry, m)] = matched.values()
+            if entry.require_site:
+                return []
+            return [Mention(number, entry.id, span, {k: v for k, v in m.groupdict().items() if v is not None}, True)]
+    return []
+
+
+@per_catalog
+def _starting_with(catalog: Catalog) -> dict[str, list]:
+    """Entries by the first word of each alternative of their message pattern."""
+    index: dict[str, list] = {}
+    for entry in catalog.entries.values():
+        for branch in branches(entry.message.pattern) if entry.message is not None else ():
+            m = FIRST_WORD.match(branch)
+            if m:
+                index.setdefault(m.group(1), []).append(entry)
+    return index
+
+
+def _search(pattern: re.Pattern, line: str) -> re.Match | None:
+    m = pattern.search(line)
+    if m is not None or "^" not in pattern.pattern:     # an anchored pattern, or one anchored alternative
+        return m
+    for n, start in enumerate(STARTS.finditer(line)):
+        if n >= MAX_STARTS:
+            break
+        m = pattern.match(line[start.end():])
+        if m is not None:
+            return m
+    return None

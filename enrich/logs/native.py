@@ -1,0 +1,50 @@
+"""Failures printed by native code, with no Python exception: C++ aborts, c10d's glog lines,
+NCCL's WARN lines and return codes, the NVIDIA driver's Xid lines, Metal's assertions."""
+
+from __future__ import annotations
+
+import re
+
+TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^']+)'"
+                       r"|terminating due to uncaught exception of type (?P<type2>\w+(?:::\w+)*)(?::\s*(?P<message>.*))?")
+WHAT = re.compile(r"(?:^|\s)what\(\):\s+(?P<message>.*)$")
+NCCL_WARN = re.compile(r"(?:NCCL|\.(?:cc|h|cpp):\d+) WARN (?P<message>.+)$")
+# "NCCL INFO init.cc:1350 -> 2": a call returned an error code on its way up
+NCCL_RETURN = re.compile(r"NCCL INFO (?P<where>[\w./-]+:\d+) -> (?P<code>[1-9]\d*)\b")
+NCCL_CODES = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
+              5: "ncclInvalidUsage", 6: "ncclRemoteError"}
+XID = re.compile(r"NVRM: (?P<message>Xid \(.*)$")
+METAL = re.compile(r"(?P<message>(?:-\[MTL\w+ [^\]]+\]:\d*: )?failed assertion .*|\[METAL\] .*)$")
+# torch's hint lines that follow a CUDA error (part of its message, never an error of their own)
+HINTS = ("CUDA kernel errors might be asynchronously reported", "For debugging consider passing CUDA_LAUNCH_BLOCKING",
+         "Compile with `TORCH_USE_CUDA_DSA`", "Device-side assertions were explicitly omitted",
+         "Exception raised from ", "frame #")
+
+
+def nccl_return(text: str) -> tuple[str, str] | None:
+    """(where, message) of an NCCL INFO line that reports a non-zero return code."""
+    m = NCCL_RETURN.search(text)
+    if m is None:
+        return None
+    code = int(m["code"])
+    return m["where"], f"NCCL call returned {code} ({NCCL_CODES.get(code, 'error')})"
+
+
+def native_error(text: str) -> tuple[str, str] | None:
+    """(type, message) of a native failure line other than a C++ abort."""
+    m = NCCL_WARN.search(text)
+    if m:
+        return "NCCL WARN", m["message"]
+    if "NVRM" in text:
+        m = XID.search(text)
+        if m:
+            return "Xid", m["message"]
+    if "assertion" in text or "[METAL]" in text:
+        m = METAL.search(text)
+        if m:
+            return "Metal", m["message"]
+    return None
+
+
+def is_hint(text: str) -> bool:
+    return text.lstrip().startswith(HINTS)

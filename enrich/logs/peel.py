@@ -1,0 +1,302 @@
+"""Peel what collectors, process managers and pastes wrap around each line of a log.
+
+A line's prefix is read as a run of metadata tokens: timestamps of any common shape, bracketed
+or parenthesised process tags (``[2025-01-01 10:00:00 TP3]``, ``(EngineCore_DP0 pid=150)``,
+``[rank0]:``, ``[pod/NAME/CONTAINER]``), source locations, log levels, ``name |`` columns,
+syslog's ``host unit[pid]:``. Structured lines (CRI, docker json-file) are decoded first, and
+a prefix that no token describes but that repeats on neighbouring lines (stern's ``pod
+container``) is peeled too. Paste damage (``> `` quotes, code fences, pytest's ``E``, rich's
+boxes, newlines collapsed into one line) is undone. Indentation under a prefix is kept: after
+the last token exactly one separating space goes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from enrich.logs.paste import BOX, TRACEBACK, rich_line, split_collapsed
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
+                  r"|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m")          # the last: ESC lost in a paste
+LEVELS = ("DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "NOTICE", "TRACE")
+TIME = (r"(?:\d{4}[-/]\d\d[-/]\d\d[T -]|\d\d[-/]\d\d[ T]|[A-Z][a-z]{2} [ \d]\d )?"
+        r"\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?(?: ?(?:UTC|GMT))?")
+TOKEN = re.compile(
+    rf"(?P<time>{TIME})(?![\w:])"
+    r"|\[(?P<bracket>[^\[\]\n]{1,160})\](?P<colon>:)?"
+    r"|\((?P<paren>[^()\n]{1,200}=[^()\n]{0,200})\)"
+    r"|(?P<level>" + "|".join(LEVELS) + r")(?::(?:[\w.-]+:)?|(?= ))"
+    r"|(?P<nccl>[\w.-]+:\d+:\d+) \[\d+\]"
+    r"|(?P<glog>[IWEF])\d{3,4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./-]+:\d+\]"
+    r"|(?P<location>[\w./-]+\.\w{1,4}:\d+)\]"                      # vLLM 0.6's "engine.py:366]"
+    r"|(?P<compose>[A-Za-z0-9][\w.-]*) *\|(?= |$)"
+    r"|(?P<label>\d{1,4}):(?= )"
+    r"|(?P<bar> *\|)(?= )")                                               # a CI viewer's column
+# after a timestamp only: syslog and journald's ``host unit[pid]:``
+SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
+STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|\([^()]*pid=)")     # tokens never indented content
+KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "compose", "label", "bar")
+CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper
+BRACKET_TIME = re.compile(TIME)
+SOURCE_LOCATION = re.compile(r"^[\w./-]+\.\w+:\d+$")
+GLOG_LEVEL = re.compile(r"^(?P<level>[IWEF])(?:\d{3,4}\s|\s)")
+FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
+DIGITS = re.compile(r"\d+")
+NUMBERS = re.compile(r"^\d+/\d+(?:_\d+)?$")
+POD_PATH = re.compile(r"^[\w.-]+/[\w.-]+/[\w.-]+$")
+CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdout|stderr) (?P<tag>[FP]) ?")
+REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
+QUOTE = re.compile(r"^(?:>(?!>) ?)+")
+PYTEST = re.compile(r"^E(?P<pad> +|$)")
+WORD = re.compile(r"^[A-Za-z][\w.-]*$")
+NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|[A-Z]\w*(?:Error|Exception|Warning)\b)")
+
+
+@dataclass(slots=True)
+class Line:
+    number: int
+    text: str               # what the process wrote, indentation kept
+    stream: str = ""        # the process tags the wrappers named, outermost first
+    level: str = ""         # a log level a wrapper carried (ERROR, WARNING, E, W...)
+    prefix: str = ""        # the shape of what was peeled before the text (digits dropped): one record, one shape
+    repeats: int = 1        # Ray's "[repeated Nx across cluster]"
+
+
+def unwrap(text: str) -> tuple[str, list[str], str]:
+    """(content, streams, level) of one decoded line: every prefix token peeled."""
+    streams: list[str] = []
+    level, pos, after_time = "", 0, False
+    n = len(text)
+    if text[:1] == " " and STRONG.match(text):     # a pasted block indented as a whole
+        pos = len(text) - len(text.lstrip(" "))
+    while pos < n:
+        token = _token(text, pos, after_time)
+        if token is None:
+            break
+        end, stream, token_level, is_time = token
+        if stream:
+            streams.append(stream)
+        level = token_level or level
+        after_time = is_time
+        spaces = end
+        while spaces < n and text[spaces] == " ":
+            spaces += 1
+        if spaces < n and _token(text, spaces, after_time) is not None:
+            pos = spaces
+            continue
+        pos = end + (1 if spaces > end else 0)    # one separator goes, the indentation stays
+        if spaces == n:
+            pos = n
+        break
+    return text[pos:], streams, level
+
+
+def _token(text: str, pos: int, after_time: bool) -> tuple[int, str, str, bool] | None:
+    """(end, stream, level, is_time) of a metadata token at ``pos``; None where content starts."""
+    if after_time:
+        m = SYSLOG_TAG.match(text, pos) or CRI_TAG.match(text, pos)
+        if m:
+            return m.end(), m["tag"] if m.re is SYSLOG_TAG else "", "", False
+    m = TOKEN.match(text, pos)
+    if m is None:
+        return None
+    kind = next(k for k in KINDS if m[k] is not None)
+    if kind == "time":
+        return m.end(), "", "", True
+    if kind == "bracket":
+        return _bracket(m)
+    if kind == "paren":
+        return m.end(), m["paren"].strip(), "", False
+    if kind == "level":
+        return m.end(), "", m["level"], False
+    if kind == "glog":
+        return m.end(), "", m["glog"], False
+    if kind == "location":
+        return m.end(), "", "", False
+    if kind == "label" and pos:
+        return None
+    if kind == "bar":
+        return m.end(), "", "", False
+    return m.end(), m[kind], "", False
+
+
+def _bracket(m: re.Match) -> tuple[int, str, str, bool] | None:
+    inner = m["bracket"].strip()
+    glog = GLOG_LEVEL.match(inner)
+    timed = BRACKET_TIME.search(inner)
+    if m["colon"]:                                    # torchrun's [rank0]:, [default0]:
+        return m.end(), inner if not timed else "", glog["level"] if glog else "", False
+    if inner in LEVELS:
+        return m.end(), "", inner, False
+    if timed:                                         # sglang's [date time TP3], c10d's [E611 time file:line]
+        if glog and SOURCE_LOCATION.match(inner.rsplit(" ", 1)[-1]):
+            return m.end(), "", glog["level"], False
+        rest = (inner[:timed.start()] + inner[timed.end():]).split()
+        return m.end(), " ".join(w for w in rest if not SOURCE_LOCATION.match(w)), "", True
+    if SOURCE_LOCATION.match(inner) or (glog and SOURCE_LOCATION.match(inner.rsplit(" ", 1)[-1])):
+        return m.end(), "", glog["level"] if glog else "", False   # [core.py:948], [E ProcessGroupNCCL.cpp:455]
+    if POD_PATH.match(inner):                         # kubectl logs --prefix
+        return m.end(), inner, "", False
+    if NUMBERS.match(inner):                          # [7], [0/0]: a device, a compile id
+        return m.end(), "", "", False
+    return None
+
+
+def repeated_prefix(text: str, neighbours: list[str]) -> int:
+    """Length of a prefix (one or two words) this line shares with a neighbouring line, when it
+    looks like a tag rather than text: stern's ``pod container``, a collector's host name."""
+    if not text or text[0] in " \t[(\"'" or NOT_PREFIX.match(text):
+        return 0
+    words = text.split(" ", 2)
+    first = words[0]
+    if (len(words) < 2 or len(first) > 80 or len(first) < 3 or not any(c.isalnum() for c in first) or first.endswith((":", ",", ".")) or '"' in first
+            or not any(c in first for c in "-_/.=@:0123456789")):
+        return 0
+    candidates = [(len(first) + 1, True)]     # (end, whether neighbours may differ in digits)
+    if len(words) == 3 and WORD.match(words[1]) and _token(text, len(first) + 1, False) is None:
+        candidates.insert(0, (len(first) + len(words[1]) + 2, False))
+    for end, by_shape in candidates:
+        head = text[:end]
+        shape_of_head = _shape(head)
+        for other in neighbours:
+            if other.startswith(head) or (by_shape and other[end - 1:end] == " " and _shape(other[:end]) == shape_of_head):
+                return end
+    return 0
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d", "0", text)
+
+
+class Peeler:
+    """Stateful unwrapping of a stream of raw lines: CRI and docker partial lines are joined,
+    pytest's ``E`` column keeps its indentation, repeated prefixes are learnt from neighbours."""
+
+    def __init__(self):
+        self.partial: dict[str, str] = {}      # CRI / docker stream -> text of its unfinished line
+        self.pads: dict[str, int | None] = {"outer": None, "inner": None}   # pytest's E column, per level
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.partial)
+
+    def peel(self, number: int, raw: str, neighbours: tuple[str, ...] = ()) -> list[Line]:
+        text = raw.rstrip("\n")
+        if "\r" in text:
+            text = text.rstrip("\r").rsplit("\r", 1)[-1]
+        decoded = self._decode(text)
+        if decoded is None:
+            return []
+        text, outer = decoded
+        content, streams, level, repeats = self.content(text)
+        if outer and not streams and not content.strip():
+            return [Line(number, "", outer, level, True)]
+        others = [_neighbour(n) for n in neighbours] if neighbours and content and content[0] not in " \t" else ()
+        for _ in range(2 if others else 0):     # a tag, and one more under it
+            shared = repeated_prefix(content, others)
+            if not shared:
+                break
+            others = [o[shared:] if o.startswith(content[:shared]) else o for o in others]
+            if shared:
+                streams.append(content[:shared - 1])
+                content, more, inner_level = unwrap(content[shared:])
+                streams, level = streams + more, inner_level or level
+        content, more, inner_level = self.inner(content)
+        streams, level = streams + more, inner_level or level
+        stream = " ".join(([outer] if outer else []) + streams)
+        clean = ANSI.sub("", text) if "\x1b" in text or "[" in text else text
+        prefix = DIGITS.sub("", clean[:len(clean) - len(content)]) if content and clean.endswith(content) else ""
+        if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
+            return [Line(number, part, stream, level, prefix, repeats) for part in split_collapsed(content)]
+        return [Line(number, content, stream, level, prefix, repeats)]
+
+    def content(self, text: str) -> tuple[str, list[str], str, int]:
+        """Colour codes gone, paste damage outside the prefixes undone, prefix tokens peeled:
+        (content, streams, level, repeats)."""
+        if "\x1b" in text or "m" in text and "[" in text:
+            text = ANSI.sub("", text)
+        repeats = 1
+        if text.endswith("cluster]"):
+            m = REPEATED.search(text)
+            if m:
+                repeats, text = int(m["n"]), text[:m.start()]
+        if text[:1] == ">":
+            text = QUOTE.sub("", text, count=1)
+        if text[:1] == "E":
+            text = self._pytest(text, "outer")
+        else:
+            self.pads["outer"] = None
+        content, streams, level = unwrap(text)
+        return content, streams, level, repeats
+
+    def inner(self, content: str) -> tuple[str, list[str], str]:
+        """Paste damage inside the prefixes: quotes and pytest's column of prefixed lines, rich's
+        boxes, code fences."""
+        streams, level = [], ""
+        if content[:1] == ">" and QUOTE.match(content):
+            content, streams, level = unwrap(QUOTE.sub("", content, count=1))
+        elif content[:1] == "E" and PYTEST.match(content):
+            content, streams, level = unwrap(self._pytest(content, "inner"))
+        if content[:1] in BOX:
+            content = rich_line(content)
+        elif content.lstrip()[:3] in ("```", "~~~"):
+            fence = FENCE.match(content)
+            content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block
+        return content, streams, level
+
+    def _pytest(self, content: str, level: str) -> str:
+        m = PYTEST.match(content)
+        if m is None:
+            self.pads[level] = None
+            return content
+        pad, known = len(m["pad"]), self.pads[level]
+        if known is None or (pad and pad < known):
+            known = self.pads[level] = pad     # the column is as wide as its least indented line
+        return content[1 + min(pad, known):]
+
+    def _decode(self, text: str) -> tuple[str, str] | None:
+        """CRI and docker json-file lines to (text, stream name); None while a line is partial."""
+        if text[:1] == "{" and '"log"' in text:
+            try:
+                record = json.loads(text)
+            except ValueError:
+                record = None
+            if isinstance(record, dict) and isinstance(record.get("log"), str):
+                key = str(record.get("stream", ""))
+                log = self.partial.pop(key, "") + record["log"]
+                if not log.endswith("\n"):
+                    self.partial[key] = log
+                    return None
+                return log.rstrip("\n").rsplit("\r", 1)[-1], ""
+        m = CRI.match(text) if text[:1].isdigit() else None
+        if m:
+            key = m["stream"]
+            content = self.partial.pop(key, "") + text[m.end():]
+            if m["tag"] == "P":
+                self.partial[key] = content
+                return None
+            return content, ""
+        return text, ""
+
+
+def _neighbour(raw: str) -> str:
+    """A neighbouring line's content, for comparing prefixes (no state is touched)."""
+    text = raw.rstrip("\n")
+    m = CRI.match(text)
+    if m:
+        if m["tag"] == "P":
+            return ""         # a piece of the line itself
+        text = text[m.end():]
+    elif text.startswith('{"'):
+        try:
+            text = str(json.loads(text).get("log", "")).rstrip("\n")
+        except (ValueError, AttributeError):
+            pass
+    text = ANSI.sub("", text)
+    if text[:1] == ">":
+        text = QUOTE.sub("", text, count=1)
+    elif text[:1] == "E":
+        text = PYTEST.sub("", text, count=1)
+    return unwrap(text)[0]

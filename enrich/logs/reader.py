@@ -1,0 +1,368 @@
+"""Read exceptions out of log text: tracebacks, error lines, native failures, notes enrich wrote.
+
+Lines are peeled first (enrich.logs.peel), then read per process: interleaved processes keep
+their tracebacks apart, chained exceptions are linked, cut tracebacks are kept as partial,
+messages go on over the lines that follow them, hard-wrapped frame lines are joined.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from enrich.facts import MAX_MESSAGE, Frame
+from enrich.logs.native import TERMINATE, WHAT, is_hint, native_error, nccl_return
+from enrich.logs.peel import Line, Peeler
+
+TRACEBACK = "Traceback (most recent call last):"
+FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
+EXCEPTION = re.compile(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\((?P<inner>[\w.]+)\))?)(?::\s?(?P<message>.*))?$")
+ERROR_LINE = re.compile(
+    r"(?:^|\s)(?P<type>(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception))(?:\((?P<inner>[\w.]+)\))?)"
+    r":(?: +(?P<message>\S.*)|\s*$)")
+# an exception printed as its repr: ValueError('...'), IncompatibleTypeErrorImpl("...")
+REPR = re.compile(r"(?:^|(?<=[\s`'\"(:]))(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Impl|Failure)\w*)"
+                  r"\((?P<q>['\"])(?P<message>.{8,}?)(?P=q)\)")
+# Error lines that are not exceptions: ERROR-level log records, compiler diagnostics, CUDA kernel asserts.
+LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[(?:ERROR|CRITICAL|FATAL)\]:?"
+                       r"(?:\s*[\d:. -]+\s)?|(?<![\w-])error:)\s*(?P<message>\S.*)$|(?P<nccl>NCCL (?:failure|error)\b.*)$")
+KERNEL_ASSERT = re.compile(r"(?P<message>\S+\.cu:\d+: .*Assertion `.*` failed\.)\s*$")
+CHAINS = frozenset({"The above exception was the direct cause of the following exception:",
+                    "During handling of the above exception, another exception occurred:"})
+# a note an enriched process already wrote: "[engine/slug] summary", "[enrich: not in the catalog] ..."
+NOTE = re.compile(r"^\[(?P<id>[a-z0-9][\w.-]*/[\w.-]+|enrich: not in the catalog)\] (?P<summary>\S.*)$")
+NOTE_LINE = re.compile(r"^\s+(?:fix \d+: (?P<fix>.+)|resolution: .*|more: enrich explain \S+)$")
+CARETS = frozenset("^~ ")
+PROGRESS = re.compile(r"^\d{1,3}%\|")                              # tqdm's bar
+SEPARATOR_TAIL = re.compile(r"(?:\n[=\-_*~#]{3,})+$")                 # a ruler a paste put after the message
+ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
+QUIET_LEVELS = frozenset({"INFO", "DEBUG", "WARNING", "WARN", "NOTICE", "TRACE", "I", "W"})
+ROOTS = ("sglang", "vllm", "mlx_lm", "mlx", "torch", "triton", "transformers", "flashinfer", "sgl_kernel",
+         "ray", "enrich")
+PACKAGE_DIRS = ("site-packages", "dist-packages")
+MAX_CONTINUATION = 40
+STALE = 200          # lines after which an unfinished traceback of a quiet process is closed
+
+
+@dataclass
+class TextException:
+    """One exception found in text."""
+
+    type: str                       # as written ("" when the traceback was cut before its last line)
+    message: str
+    line: int                       # 1-based line of the traceback header or error line
+    frames: list[Frame] = field(default_factory=list)   # outermost first, as printed
+    stream: str = ""
+    partial: bool = False
+    led_to: "TextException | None" = field(default=None, repr=False)   # the exception raised while handling this one
+    inner: str | None = None        # the inner type of a wrapper such as RayTaskError(OutOfMemoryError)
+    kind: str = "exception"         # "log": an error line that is not an exception; "warning": a native warning
+    note: tuple[str, str, list[str]] | None = None   # (id, summary, fixes) enrich wrote for it at run time
+    repeats: int = 1
+    lead: str = ""                  # a log line's text before its traceback ("Exception in worker ...: <message>")
+
+
+def module_of(path: str) -> str:
+    """A module name for a file path printed in a traceback: the part after site-packages, or
+    from a known top-level package, or the file's name."""
+    parts = path.replace("\\", "/").split("/")
+    if parts[-1].endswith(".py"):
+        parts[-1] = parts[-1][:-3]
+    dotted = None
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] in PACKAGE_DIRS:
+            dotted = parts[i + 1:]
+            break
+    if dotted is None:
+        for i in range(len(parts) - 1, -1, -1):
+            if parts[i] in ROOTS:
+                dotted = parts[i:]
+                break
+        else:
+            dotted = parts[-1:]
+    if dotted and dotted[-1] == "__init__":
+        dotted = dotted[:-1]
+    return ".".join(dotted)
+
+
+def strip_prefixes(line: str) -> tuple[str, str]:
+    """(stream, content) of one raw line."""
+    [peeled] = Peeler().peel(0, line) or [Line(0, "")]
+    return peeled.stream, peeled.text
+
+
+class _Stream:
+    """Parser state for one process's lines."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.current: TextException | None = None   # traceback or message being read
+        self.state = "idle"                          # idle | frames | source | message
+        self.continuation = 0
+        self.last: TextException | None = None       # the last exception closed in this stream
+        self.log_error: TextException | None = None  # an error log line, unless a traceback follows it
+        self.pending_chain: TextException | None = None   # chained to the next traceback
+        self.wrapped_frame = ""                      # a frame line hard-wrapped in two
+        self.line_prefixed: bool | None = None       # every line of its tracebacks carries its tag
+        self.level = ""                              # the level of the line that opened the message
+        self.prefix = ""                             # the prefix shape of the line that opened it
+        self.seen = 0                                # the last line number read
+
+
+class Parser:
+    def __init__(self):
+        self.found: list[TextException] = []
+        self.streams: dict[str, _Stream] = {}
+        self.last_stream = ""
+        self.awaiting_what: list[TextException] = []   # C++ aborts whose what() line is still to come
+        self.peeler = Peeler()
+        self.previous_raw = ""
+        self.number = 0
+        self.kept: list[tuple[int, str]] | None = None   # every peeled line, where asked for
+
+    # A block of lines is fed while any traceback is open; otherwise only trigger lines.
+    @property
+    def open(self) -> bool:
+        return (any((s.state != "idle" or s.log_error is not None) and self.number - s.seen < STALE
+                    for s in self.streams.values())
+                or bool(self.awaiting_what) or self.peeler.pending)
+
+    def feed(self, number: int, raw: str, neighbours: tuple[str, ...] | None = None) -> None:
+        self.number = number
+        lines = self.peeler.peel(number, raw, (self.previous_raw,) if neighbours is None else neighbours)
+        self.previous_raw = raw
+        for line in lines:
+            if self.kept is not None:
+                self.kept.append((line.number, line.text))
+            self.feed_line(line)
+
+    def feed_line(self, line: Line) -> None:
+        stream = self._stream_of(line)
+        stream.seen = line.number
+        text = line.text
+        if stream.log_error is not None and TRACEBACK not in text and text.strip():
+            self.found.append(stream.log_error)   # not the message of a logged traceback: a finding of its own
+            stream.log_error = None
+        what = WHAT.search(text) if self.awaiting_what else None
+        if what:
+            abort = self.awaiting_what.pop(0)
+            abort.message = what["message"][:MAX_MESSAGE]
+            if stream.state == "idle":       # its message may go on over the next lines
+                self._open_message(stream, abort, line.level, line.prefix)
+            else:
+                self.found.append(abort)
+            return
+        self._line(stream, line.number, text, line.level, line.repeats, line.prefix)
+
+    def _stream_of(self, line: Line) -> _Stream:
+        """The process a line belongs to: its tags, or the one whose record it continues (a
+        logged traceback carries the tag on its first line only)."""
+        name = line.stream
+        last = self.streams.get(self.last_stream)
+        if (last is not None and name != self.last_stream and last.state != "idle" and last.line_prefixed is not True
+                and (not name or self.last_stream.startswith(name + " "))):
+            if last.line_prefixed is False or last.state == "message":
+                return last
+            if line.text.startswith((" ", "\t")) or TRACEBACK in line.text:   # a frame of the record's traceback
+                last.line_prefixed = False
+                return last
+        stream = self.streams.get(name)
+        if stream is None:
+            stream = self.streams[name] = _Stream(name)
+        elif stream.state != "idle" and stream.line_prefixed is None and name:
+            stream.line_prefixed = True
+        self.last_stream = name
+        return stream
+
+    def _line(self, s: _Stream, number: int, text: str, level: str = "", repeats: int = 1, prefix: str = "") -> None:
+        stripped = text.strip()
+        if s.wrapped_frame:
+            joint = "" if s.wrapped_frame.count('"') % 2 else " "
+            text = s.wrapped_frame + joint + stripped
+            s.wrapped_frame, stripped = "", text.strip()
+        if TRACEBACK in text:
+            self._close(s)
+            lead = text[:text.index(TRACEBACK)].strip().rstrip(",:").strip()
+            s.current = TextException(type="", message="", line=number, stream=s.name, repeats=repeats, lead=lead)
+            if s.pending_chain is not None:
+                s.pending_chain.led_to = s.current
+                s.pending_chain = None
+            s.state, s.line_prefixed = "frames", None
+            return
+        if stripped in CHAINS:
+            self._close(s)
+            s.pending_chain = s.last
+            return
+        if s.state == "idle" and '", line ' in text and FRAME.match(text):
+            # a traceback whose header was cut off: read it from its first frame
+            s.current = TextException(type="", message="", line=number, stream=s.name, partial=True, repeats=repeats)
+            s.state, s.line_prefixed = "frames", None
+        if s.state in ("frames", "source"):
+            frame = FRAME.match(text)
+            if frame:
+                s.current.frames.append(Frame(module_of(frame["file"]), (frame["func"] or "").strip(),
+                                              int(frame["line"]), frame["file"], _source=""))
+                s.state = "source"
+                return
+            if stripped.startswith('File "'):      # a frame line hard-wrapped: joined with the next
+                s.wrapped_frame = text
+                return
+            if s.state == "source" and text.startswith((" ", "\t")) and stripped:
+                if s.current.frames and not s.current.frames[-1]._source and set(stripped) - CARETS:
+                    s.current.frames[-1]._source = stripped[:400]
+                return
+            if not stripped or text.startswith((" ", "\t")) or set(stripped) <= {"."} or set(stripped) <= CARETS:
+                return   # blank, indented, or "..." where someone cut frames out
+            m = EXCEPTION.match(stripped)
+            if m and (m["message"] is not None or "." in m["type"] or m["type"][:1].isupper()):
+                s.current.type, s.current.inner = m["type"], m["inner"]
+                s.current.message = (m["message"] or "")[:MAX_MESSAGE]
+                s.state, s.continuation, s.level, s.prefix = "message", 0, level, prefix
+                return
+            self._close(s, partial=True)      # something else: the traceback was cut off here
+            self._idle_line(s, number, text, level, repeats, prefix)
+            return
+        if s.state == "message":
+            if self._continues(s, text, stripped, level) and s.prefix.startswith(prefix):   # same record
+                s.current.message = (s.current.message + "\n" + text.rstrip())[:MAX_MESSAGE].lstrip("\n")
+                s.continuation += 1
+                return
+            self._close(s)
+        self._idle_line(s, number, text, level, repeats, prefix)
+
+    def _continues(self, s: _Stream, text: str, stripped: str, level: str) -> bool:
+        if not stripped or s.continuation >= MAX_CONTINUATION or stripped.startswith("[") and NOTE.match(stripped):
+            return False
+        if PROGRESS.match(stripped):
+            return False          # a progress bar drawn over the message's last line
+        if FRAME.match(text) or TERMINATE.search(text):
+            return False
+        if not s.current.message.strip():
+            return True           # a bare "RuntimeError:": its message is on the next line
+        if (stripped.startswith(("[", "frame #"))
+                or (level in QUIET_LEVELS and s.level not in QUIET_LEVELS)):
+            return False
+        m = ERROR_LINE.match(stripped)
+        return m is None or not s.current.message.strip()   # a new exception line starts a new error
+
+    def _idle_line(self, s: _Stream, number: int, text: str, level: str = "", repeats: int = 1, prefix: str = "") -> None:
+        stripped = text.strip()
+        if not stripped or set(stripped) <= CARETS or is_hint(stripped) or text.startswith("# "):
+            return      # a markdown heading or a comment is prose: only what it quotes counts (mentions)
+        if stripped[0] == "[":
+            note = NOTE.match(stripped)
+            if note:
+                self._note(s, note)
+                return
+        if s.last is not None and s.last.note is not None and text[:1] in " \t":
+            m = NOTE_LINE.match(text)
+            if m:
+                if m["fix"]:
+                    s.last.note[2].append(m["fix"])
+                return
+        m = TERMINATE.search(text)
+        if m:
+            abort = TextException(type=m["type"] or m["type2"], message=(m["message"] or "")[:MAX_MESSAGE],
+                                  line=number, stream=s.name)
+            what = WHAT.search(text, m.end())
+            if what:
+                abort.message = what["message"][:MAX_MESSAGE]
+            if abort.message:
+                self._open_message(s, abort, level, prefix)
+            else:
+                self.awaiting_what.append(abort)
+            return
+        native = native_error(text)
+        if native:
+            self.found.append(TextException(type=native[0], message=native[1][:MAX_MESSAGE], line=number,
+                                            stream=s.name, repeats=repeats))
+            return
+        returned = nccl_return(text) if "NCCL INFO" in text else None
+        if returned:
+            self.found.append(TextException(type="NCCL", message=returned[1], line=number, stream=s.name,
+                                            kind="log", repeats=repeats))
+            return
+        m = ERROR_LINE.search(text)
+        if m and not text.startswith((" ", "\t")):
+            exc = TextException(type=m["type"], message=(m["message"] or "")[:MAX_MESSAGE], line=number,
+                                stream=s.name, inner=m["inner"], repeats=repeats)
+            if m.start() == 0 or not text[:m.start()].strip():
+                self._open_message(s, exc, level, prefix)     # its message may go on over the next lines
+            else:
+                self.found.append(exc)
+            return
+        if text.startswith((" ", "\t")):
+            return       # an indented line: source or a message whose start was cut off
+        m = KERNEL_ASSERT.search(text) or LOG_ERROR.search(stripped)
+        message = (m["message"] or m.groupdict().get("nccl") or "") if m else \
+            (stripped if level in ERROR_LEVELS else "")
+        if m is not None and m.re is LOG_ERROR and "error:" in stripped[:m.start("message") or 0]:
+            message = stripped     # "CUDA error: ...": the words before "error:" belong to the message
+        if message:   # held back: it may be the log message of a traceback printed next
+            s.log_error = TextException(type="", message=message[:MAX_MESSAGE], line=number,
+                                        stream=s.name, kind="log", repeats=repeats)
+        elif "(" in text and (m := REPR.search(text)):
+            self.found.append(TextException(type=m["type"], message=m["message"][:MAX_MESSAGE], line=number,
+                                            stream=s.name, repeats=repeats))
+        elif level in ("W", "WARNING") and "[c10d]" in stripped:
+            self.found.append(TextException(type="", message=stripped[:MAX_MESSAGE], line=number, stream=s.name,
+                                            kind="warning", repeats=repeats))
+
+    def _open_message(self, s: _Stream, exc: TextException, level: str, prefix: str = "") -> None:
+        s.current, s.state, s.continuation, s.level, s.prefix = exc, "message", 0, level, prefix
+
+    def _note(self, s: _Stream, note: re.Match) -> None:
+        target = s.current if s.state == "message" else s.last
+        if s.state == "message":
+            self._close(s)
+        if target is None:
+            target = next((e for e in reversed(self.found) if e.note is None), None)
+        if target is not None and target.note is None:
+            target.note = (note["id"], note["summary"], [])
+
+    def _close(self, s: _Stream, partial: bool = False) -> None:
+        if s.current is not None and s.state != "idle":
+            s.current.partial = partial or s.current.partial or not s.current.type
+            s.current.message = SEPARATOR_TAIL.sub("", s.current.message.strip("\n"))
+            self.found.append(s.current)
+            s.last = s.current
+        s.current, s.state, s.wrapped_frame = None, "idle", ""
+
+    def finish(self) -> list[TextException]:
+        for s in self.streams.values():
+            self._close(s, partial=s.state in ("frames", "source"))
+            if s.log_error is not None:
+                self.found.append(s.log_error)
+                s.log_error = None
+        self.found.extend(self.awaiting_what)   # aborts whose what() line never came
+        self.awaiting_what = []
+        return sorted(self.found, key=lambda e: e.line)
+
+
+def parse_lines(lines: Iterable[str]) -> list[TextException]:
+    return read_lines(lines)[0]
+
+
+def read_lines(lines: Iterable[str]) -> tuple[list[TextException], list[tuple[int, str]]]:
+    """Every line read (no trigger skipping): the exceptions, and each peeled line's text."""
+    lines = list(lines)
+    parser = Parser()
+    parser.kept = []
+    for i, line in enumerate(lines):
+        parser.feed(i + 1, line, tuple(lines[j] for j in (i - 1, i + 1) if 0 <= j < len(lines)))
+    return parser.finish(), parser.kept
+
+
+def parse_text(text: str) -> list[TextException]:
+    return parse_lines(text.splitlines())
+
+
+def to_facts(exc: TextException, message: str | None = None, type_name: str | None = None):
+    """Facts for the matcher: innermost frame first, frames known by module and function name."""
+    from enrich.facts import from_text
+    frames = tuple(Frame(f.module, f.qualname, f.lineno, f.filename, _source=f._source, textual=True)
+                   for f in reversed(exc.frames))
+    return from_text(exc.inner or exc.type if type_name is None else type_name,
+                     exc.message if message is None else message, frames)

@@ -1,0 +1,82 @@
+"""Read a large log in blocks: only the lines near a trigger word reach the parser, the rest is
+skipped by one scan per block, so memory stays bounded and large logs go fast."""
+
+from __future__ import annotations
+
+from typing import IO
+
+from enrich.logs.reader import Parser, TextException
+
+# A line is looked at in Python only if it holds one of these (each found with str.find, which
+# runs far faster than one regex alternation over the block).
+TRIGGERS = ("Traceback (most", "rror", "Exception", "ERROR", "WARN ", "above exception",
+            "ssertion", "terminat", 'File ', "] [", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp", "exitcode")
+BLOCK = 1 << 22
+
+
+def scan(stream: IO[str]) -> list[TextException]:
+    """Parse a text stream block by block; lines far from any trigger are never split out."""
+    parser = Parser()
+    number, carry = 0, ""
+    while True:
+        block = stream.read(BLOCK)
+        text = carry + block
+        if not block:
+            if text:
+                _feed_block(parser, text, number, whole=True)
+            break
+        cut = text.rfind("\n") + 1
+        if cut == 0:
+            carry = text
+            continue
+        number = _feed_block(parser, text[:cut], number)
+        carry = text[cut:]
+    return parser.finish()
+
+
+def _line_at(text: str, start: int) -> tuple[str, int]:
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end + 1
+    return text[start:end], end
+
+
+def _feed_block(parser: Parser, text: str, number: int, whole: bool = False) -> int:
+    """Feed the lines of ``text`` that matter; returns the line count after it."""
+    pos = 0
+    previous = ""
+    hits = _trigger_positions(text)
+    if parser.open:           # a record open at the end of the last block goes on here
+        hits.insert(0, 0)
+    for hit in hits:
+        if hit < pos:
+            continue
+        start = text.rfind("\n", 0, hit) + 1
+        number += text.count("\n", pos, start)
+        if start > pos or not previous:
+            before = text.rfind("\n", 0, max(start - 1, 0)) + 1
+            previous = text[before:start] if start else ""
+        pos = start
+        line, end = _line_at(text, pos)
+        while pos < len(text):   # line by line while a traceback is open
+            following, after = _line_at(text, end) if end < len(text) else ("", end)
+            number += 1
+            parser.feed(number, line, (previous, following) if following else (previous,))
+            previous, line, pos, end = line, following, end, after
+            if not parser.open:
+                break
+    number += text.count("\n", pos)
+    if whole and text and not text.endswith("\n") and pos < len(text):
+        number += 1
+    return number
+
+
+def _trigger_positions(text: str) -> list[int]:
+    hits = []
+    for word in TRIGGERS:
+        at = text.find(word)
+        while at >= 0:
+            hits.append(at)
+            end = text.find("\n", at)
+            at = text.find(word, end + 1) if end >= 0 else -1   # one hit a line is enough
+    hits.sort()
+    return hits

@@ -1,0 +1,167 @@
+"""Messages as they really end up in logs: cut, continued, after a bare type, embedded in a log
+line, without their type; native failures; one finding per root cause; notes read back."""
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from enrich.logs import findings
+
+LOGS = Path(__file__).parents[1] / "fixtures" / "logs"
+CORPUS = Path(__file__).parents[1] / "fixtures" / "corpus"
+
+
+def read(text: str, all: bool = False):
+    return findings(io.StringIO(text), all=all)
+
+
+def test_continuation_lines_keep_their_tab():
+    """torch's load_state_dict message is one header line and tab-indented detail lines."""
+    code = "import torch.nn as nn; nn.Linear(8, 4).load_state_dict(nn.Linear(16, 4).state_dict())"
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={"ENRICH_DISABLED": "1", "PATH": "/usr/bin:/bin"})
+    assert "\tsize mismatch for weight" in child.stderr and "[torch/" not in child.stderr
+    for text in (child.stderr, child.stderr.expandtabs(4), child.stderr.expandtabs(8)):   # tabs lost in a paste
+        [finding] = read(text)
+        assert finding.id == "torch/state-dict-size-mismatch" and not finding.partial
+        assert finding.summary.startswith("Linear.weight: the checkpoint has shape [4, 16]")
+
+
+def test_message_on_the_line_after_a_bare_type():
+    text = ("ERROR 02-23 02:23:19 [core.py:948] RuntimeError:\n"
+            "ERROR 02-23 02:23:19 [core.py:948] CUDA error: an illegal memory access was encountered\n")
+    [finding] = read(text)
+    assert finding.id == "torch/cuda-illegal-address" and finding.message.startswith("CUDA error: an illegal")
+
+
+def test_message_embedded_in_a_log_line_before_its_traceback():
+    """vLLM V0's worker line (the message of vllm-project/vllm#9329); the traceback is cut."""
+    text = ("(VllmWorkerProcess pid=4528) ERROR 10-12 07:55:46 multiproc_worker_utils.py:233] Exception in worker "
+            "VllmWorkerProcess while processing method init_device: NCCL error: unhandled cuda error "
+            "(run with NCCL_DEBUG=INFO for details), Traceback (most recent call last):\n")
+    [finding] = read(text)
+    assert finding.id == "torch/nccl-cuda-error" and finding.partial
+
+
+@pytest.mark.parametrize("line", [
+    # vLLM's model runner wraps the error: f"Error in model execution (input dumped to {filename}): {err}"
+    "RuntimeError: Error in model execution (input dumped to /tmp/err_execute_model_input_20240621-034535.pkl): "
+    "CUDA error: an illegal memory access was encountered",
+    # an application's own log line around the message
+    "2025-06-11 01:51:09,123 ERROR serving.worker: request 42 failed: CUDA error: an illegal memory access was encountered",
+])
+def test_message_embedded_after_a_lead_in(line):
+    [finding] = read(line + "\n")
+    assert finding.id == "torch/cuda-illegal-address"
+
+
+def test_message_printed_without_its_type():
+    """sglang-jax logs the KV pool message as a plain log line (tests/fixtures/corpus/sglang/025.log)."""
+    found = read((CORPUS / "sglang" / "025.log").read_text())
+    assert [f.id for f in found if f.root_cause] == ["sglang/kv-pool-out-of-memory"]
+
+
+def test_messages_cut_short_are_identified_and_never_as_another_entry():
+    """Every catalog sample (one-line, 40+ characters) cut at a word near 70% of its length, as a
+    paste or an index excerpt cuts it: most are still identified, none as another entry."""
+    from enrich.catalog import get_catalog
+    identified, cases = 0, 0
+    for entry in get_catalog().entries.values():
+        sample = next((s.message for s in entry.samples if s.message and len(s.message) >= 40), None)
+        if sample is None or "\n" in sample[:int(len(sample) * 0.7)]:
+            continue
+        cut = sample[:int(len(sample) * 0.7)].rsplit(" ", 1)[0]
+        ids = {f.id for f in read(f"{entry.exceptions[0]}: {cut}\n")} - {None}
+        assert ids <= {entry.id}, (entry.id, cut, ids)
+        cases += 1
+        identified += entry.id in ids
+    assert cases >= 50 and identified >= 0.85 * cases, (identified, cases)
+
+
+def test_a_title_quoting_a_message_without_its_end():
+    """The title of vllm-project/vllm#14574."""
+    text = '# [CI failed]: V1 Test Failed due to "No available memory for the cache blocks" in GitHub Actions\n'
+    [finding] = read(text)
+    assert finding.id == "vllm/no-kv-cache-memory" and finding.kind == "mention"
+
+
+def test_message_cut_mid_list():
+    """mlx's unexpected-parameters list, cut by the poster (tests/fixtures/corpus/mlx)."""
+    text = ("ValueError: Received 122 parameters not in model: \nlanguage_model.lm_head.biases,\n"
+            "language_model.model.layers.0.mlp.down_proj.biases,\nlanguage_model.model.")
+    [finding] = read(text)
+    assert finding.id and finding.id.startswith("mlx/load-weights")
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation "
+     "timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, Timeout(ms)=600000) ran "
+     "for 600020 milliseconds before timing out.", "log"),
+    ("*server name* [0] include/socket.h:185 WARN Call to connect failed : Connection refused", "exception"),
+    ("terminate called after throwing an instance of 'c10::DistBackendError'\n"
+     "  what():  [PG ID 2 PG GUID 3 Rank 0] Process group watchdog thread terminated with exception: CUDA error: "
+     "an illegal memory access was encountered", "exception"),
+    ("libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer execution "
+     "failed: Internal Error (0000000e:Internal Error)", "exception"),
+])
+def test_native_failure_lines(line, kind):
+    [finding] = read(line + "\n")
+    assert finding.kind == kind and finding.message
+
+
+def test_nccl_return_codes_fold_into_the_warning_that_explains_them():
+    text = (LOGS / "nccl-02.log").read_text()
+    roots = read(text)
+    assert all(f.exception != "NCCL" for f in roots)
+    assert any(f.exception == "NCCL" and not f.root_cause for f in read(text, all=True))
+
+
+def test_one_crash_is_one_finding():
+    """vLLM's illegal-address crash: caret lines, torch's hint lines, the watchdog's abort, the
+    worker's re-raise and its log lines are one root cause; --all shows the rest."""
+    text = (LOGS / "vllm-05.log").read_text()
+    [root] = read(text)
+    assert root.id == "torch/cuda-illegal-address" and root.folded >= 2
+    everything = read(text, all=True)
+    assert len(everything) > 1 and not any(set(f.message) <= set("^~ ") for f in everything)
+    assert not any(f.message.startswith(("CUDA kernel errors might", "For debugging consider")) for f in everything)
+
+
+def test_a_wrapper_exception_is_never_the_root_cause():
+    text = (LOGS / "vllm-07.log").read_text()            # EngineDeadError, its cause not in the paste
+    found = read(text, all=True)
+    assert found and all(not f.root_cause for f in found if f.id == "vllm/engine-dead")
+
+
+def test_a_note_written_at_run_time_is_read_back_and_wins():
+    text = """Traceback (most recent call last):
+  File "/x/sglang/srt/distributed/utils.py", line 23, in ensure_divisibility
+    assert numerator % denominator == 0
+AssertionError: 16 is not divisible by 6
+[sglang/not-divisible] 16 cannot be split into 6 parts: use 1, 2, 4, 8 or 16 (values from the live process)
+  resolution: fix the configuration
+  fix 1: launch with --tp 4
+  more: enrich explain sglang/not-divisible
+"""
+    [finding] = read(text)
+    assert finding.id == "sglang/not-divisible"
+    assert finding.summary == "16 cannot be split into 6 parts: use 1, 2, 4, 8 or 16 (values from the live process)"
+    assert finding.fixes == ["launch with --tp 4"]
+
+
+def test_the_generic_note_is_read_back():
+    from enrich.model import Enrichment
+    from enrich.render.note import note
+    generic = Enrichment(id="", title="", engine="", component="", fixes=(), generic=True,
+                         summary="`assert not prompt_logprobs_tensors` failed in vllm.v1.core.sched.scheduler:"
+                                 "update_from_output (prompt_logprobs_tensors=<Tensor>)")
+    text = """Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/vllm/v1/core/sched/scheduler.py", line 977, in update_from_output
+    assert not prompt_logprobs_tensors
+AssertionError
+""" + note(generic) + "\n"
+    [finding] = read(text)
+    assert finding.generic and finding.summary == generic.summary

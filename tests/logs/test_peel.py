@@ -1,0 +1,145 @@
+"""Each wrapper kind peeled from real lines: what is left is the process's own text, with its
+indentation; the wrapper's process tags name the stream."""
+
+import json
+
+import pytest
+
+from enrich.logs.paste import split_collapsed
+from enrich.logs.peel import Peeler
+from enrich.logs.reader import module_of, strip_prefixes
+
+FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_worker.py", line 293, in execute_model'
+
+
+@pytest.mark.parametrize("raw, stream, content", [
+    # Kubernetes --timestamps and --prefix, each and both
+    (f"2025-01-20T19:10:07.123456789Z {FRAME}", "", FRAME),
+    (f"[pod/vllm-7d9f8-abcde/vllm] {FRAME}", "pod/vllm-7d9f8-abcde/vllm", FRAME),
+    (f"[pod/vllm-7d9f8-abcde/vllm] 2025-01-20T19:10:07.123456789Z {FRAME}", "pod/vllm-7d9f8-abcde/vllm", FRAME),
+    # journald / syslog
+    (f"Jun 11 01:50:31 gpu-node-7 dockerd[1234]: {FRAME}", "dockerd[1234]", FRAME),
+    # docker compose
+    (f"deepseek-v32-exp  | {FRAME}", "deepseek-v32-exp", FRAME),
+    # Ray, with its colours
+    (f"\x1b[36m(RayWorkerWrapper pid=2417, ip=10.0.0.7)\x1b[0m {FRAME}", "RayWorkerWrapper pid=2417, ip=10.0.0.7", FRAME),
+    # torchrun
+    ("[rank3]: torch.OutOfMemoryError: CUDA out of memory.", "rank3", "torch.OutOfMemoryError: CUDA out of memory."),
+    # the engines
+    ("[2025-07-25 07:53:08 TP2] Scheduler hit an exception: Traceback (most recent call last):", "TP2",
+     "Scheduler hit an exception: Traceback (most recent call last):"),
+    ("(VllmWorker rank=0 pid=226) ERROR 06-11 01:51:09 [multiproc_executor.py:527]     output = func(*args, **kwargs)",
+     "VllmWorker rank=0 pid=226", "    output = func(*args, **kwargs)"),
+    ("ERROR 12-09 00:49:29 engine.py:366] Traceback (most recent call last):", "", "Traceback (most recent call last):"),
+    # vLLM's colour codes with their escape character lost in a paste
+    ("[1;36m(APIServer pid=1554) [0;0m ERROR 11-11 23:20:26 [async_llm.py:524]   File \"/x/vllm/a.py\", line 1, in f",
+     "APIServer pid=1554", '  File "/x/vllm/a.py", line 1, in f'),
+    # c10d's glog lines keep their level
+    ("[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout",
+     "rank1", "[Rank 1] Watchdog caught collective operation timeout"),
+    # NCCL's host:pid:tid [device]
+    ("n122-246-085:12253:12399 [7] NCCL INFO bootstrap.cc:270 -> 2", "n122-246-085:12253:12399", "NCCL INFO bootstrap.cc:270 -> 2"),
+    # Slurm's srun --label, CI timestamps
+    (f"0: {FRAME}", "0", FRAME),
+    (f"2025-01-20T19:10:07.1234567Z {FRAME}", "", FRAME),
+    # paste damage: markdown quotes, a CI viewer's column
+    (f"> {FRAME}", "", FRAME),
+    (f"> [2025-11-06T02:10:00.702Z] {FRAME}", "", FRAME),
+    (f"  | [2025-03-10T15:07:20Z] ERROR 03-10 08:07:20 [core.py:302] {FRAME}", "", FRAME),
+    # torch.compile's glog lines, indented as a block
+    ("   E1004 21:11:19.113000 467163 torch/_inductor/runtime/triton_heuristics.py:817] [0/0] "
+     "triton.compiler.errors.CompilationError: at 18:23:", "", "triton.compiler.errors.CompilationError: at 18:23:"),
+    # progress bars overwritten with carriage returns
+    ("progress 10%\rprogress 100%\rValueError: after bars", "", "ValueError: after bars"),
+])
+def test_a_wrapper_is_peeled_and_the_indentation_kept(raw, stream, content):
+    assert strip_prefixes(raw) == (stream, content)
+
+
+def test_levels_carried_by_prefixes():
+    peeler = Peeler()
+    [line] = peeler.peel(1, "[W socket.cpp:464] [c10d] The server socket has failed to bind to [::]:29500 "
+                            "(errno: 98 - Address already in use).")
+    assert line.level == "W" and line.text.startswith("[c10d] The server socket")
+    [line] = peeler.peel(2, "ERROR 07-28 15:07:22 [core.py:632] RuntimeError: CUDA error: no kernel image")
+    assert line.level == "ERROR" and line.text == "RuntimeError: CUDA error: no kernel image"
+
+
+def test_cri_partial_lines_are_joined():
+    peeler = Peeler()
+    pieces = ['2025-07-25T07:53:08.21748708+08:00 stderr P   File "/sgl-workspace/sglang/python/sglang/srt/',
+              '2025-07-25T07:53:08.21748708+08:00 stderr P managers/scheduler.py", line 2769, in run_',
+              '2025-07-25T07:53:08.21748708+08:00 stderr F scheduler_process']
+    assert peeler.peel(1, pieces[0]) == [] and peeler.pending
+    assert peeler.peel(2, pieces[1]) == []
+    [line] = peeler.peel(3, pieces[2])
+    assert line.text == '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2769, in run_scheduler_process'
+    assert not peeler.pending
+
+
+def test_docker_json_file_lines_are_decoded():
+    peeler = Peeler()
+    record = {"log": FRAME + "\n", "stream": "stderr", "time": "2025-01-20T19:10:07.123456789Z"}
+    [line] = peeler.peel(1, json.dumps(record))
+    assert line.text == FRAME
+
+
+def test_ray_repeats_are_counted():
+    raw = ("(SGLangEngine pid=23902) [2026-01-04 01:42:55 TP1] Scheduler hit an exception: Traceback "
+           "(most recent call last): [repeated 2x across cluster]")
+    [line] = Peeler().peel(1, raw)
+    assert line.repeats == 2 and line.stream == "SGLangEngine pid=23902 TP1"
+    assert line.text == "Scheduler hit an exception: Traceback (most recent call last):"
+
+
+def test_a_prefix_in_no_list_is_peeled_when_it_repeats():
+    lines = ["vllm-7d9f8-abcde vllm Traceback (most recent call last):", f"vllm-7d9f8-abcde vllm {FRAME}",
+             "vllm-7d9f8-abcde vllm     output = func(*args, **kwargs)"]
+    peeler = Peeler()
+    [line] = peeler.peel(2, lines[1], (lines[0], lines[2]))
+    assert (line.stream, line.text) == ("vllm-7d9f8-abcde vllm", FRAME)
+    # text that merely starts alike is left alone
+    items = ["model.layers.0.mlp.weight,", "model.layers.1.mlp.weight,"]
+    assert Peeler().peel(1, items[0], (items[1],))[0].text == items[0]
+
+
+def test_pytest_column_keeps_relative_indentation():
+    peeler = Peeler()
+    lines = ["E       Traceback (most recent call last):", f"E       {FRAME}", "E           raise ValueError(x)"]
+    texts = [peeler.peel(n, raw)[0].text for n, raw in enumerate(lines)]
+    assert texts == ["Traceback (most recent call last):", FRAME, "    raise ValueError(x)"]
+
+
+def test_rich_boxed_traceback_reads_as_python_prints_it():
+    """kohya_ss's accelerate launcher, as pasted (tests/fixtures/corpus/nccl/039.log)."""
+    peeler = Peeler()
+    box = ["╭─────────────────────────────── Traceback (most recent call last) ─────────╮",
+           "│ c:\\python\\lib\\runpy.py:196 in _run_module_as_main                          │",
+           "│ ❱ 1013 │   │   │   │   raise RuntimeError(\"Distributed package doesn't have NCCL \" \"built in\")   │",
+           "│   1014 │   │   │   if pg_options is not None:                                                    │",
+           "╰──────────────────────────────────────────────────────────────────────────╯"]
+    texts = [line.text for n, raw in enumerate(box) for line in peeler.peel(n, raw)]
+    assert texts == ["Traceback (most recent call last):", '  File "c:\\python\\lib\\runpy.py", line 196, in _run_module_as_main',
+                     "    raise RuntimeError(\"Distributed package doesn't have NCCL \" \"built in\")", "", ""]
+
+
+def test_code_fences_end_a_block_and_inline_fences_keep_their_text():
+    peeler = Peeler()
+    assert peeler.peel(1, "```python")[0].text == ""
+    assert peeler.peel(2, "```The memory capacity is unbalanced. Some GPUs may be occupied by other processes.```")[0].text \
+        == "The memory capacity is unbalanced. Some GPUs may be occupied by other processes."
+
+
+def test_a_traceback_whose_newlines_were_lost_is_split_back():
+    text = ('Traceback (most recent call last): File "/x/sglang/srt/distributed/utils.py", line 23, in ensure_divisibility '
+            'assert numerator % denominator == 0 AssertionError: 16 is not divisible by 6')
+    assert split_collapsed(text) == ["Traceback (most recent call last):",
+                                     '  File "/x/sglang/srt/distributed/utils.py", line 23, in ensure_divisibility',
+                                     "    assert numerator % denominator == 0", "AssertionError: 16 is not divisible by 6"]
+
+
+def test_module_names_from_printed_paths():
+    assert module_of("/usr/local/lib/python3.11/site-packages/sglang/srt/models/llama.py") == "sglang.srt.models.llama"
+    assert module_of("/sgl-workspace/sglang/python/sglang/srt/utils/__init__.py") == "sglang.srt.utils"
+    assert module_of("/opt/venv/lib/python3.12/site-packages/mlx_llm_server/app.py") == "mlx_llm_server.app"
+    assert module_of("script.py") == "script"

@@ -1,0 +1,42 @@
+"""Metamorphic: a log wrapped by any collector, process manager or paste gives exactly the
+findings of the bare log."""
+
+import io
+from pathlib import Path
+
+import pytest
+
+from enrich.logs import findings
+from wrappers import WRAPPERS
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+LOGS = sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "corpus").glob("*/*.log"))
+
+
+def summary(text: str):
+    """What a finding says, its message compared up to whitespace (a tab may come back as spaces)."""
+    return sorted(repr((f.id, f.exception, " ".join(f.message.split()), f.partial, f.root_cause, f.kind, f.count, f.site))
+                  for f in findings(io.StringIO(text), all=True))
+
+
+@pytest.mark.parametrize("wrapper", sorted(WRAPPERS))
+@pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.name}" for p in LOGS])
+def test_wrapped_log_gives_the_findings_of_the_bare_log(log, wrapper):
+    bare = log.read_text(encoding="utf-8", errors="replace")
+    assert summary(WRAPPERS[wrapper](bare)) == summary(bare)
+
+
+@pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.name}" for p in LOGS])
+def test_streaming_skips_no_error(log):
+    """A large log is read only near trigger words: every error found reading every line is found."""
+    from enrich.catalog import get_catalog
+    from enrich.logs.findings import group
+    from enrich.logs.reader import read_lines
+    from enrich.logs.stream import scan
+
+    text = log.read_text(encoding="utf-8", errors="replace")
+    catalog = get_catalog()
+    every_line = group(read_lines(text.splitlines())[0], catalog, all=True)
+    streamed = group(scan(io.StringIO(text)), catalog, all=True)
+    assert [(f.id, f.exception, f.message, f.root_cause) for f in streamed] == \
+        [(f.id, f.exception, f.message, f.root_cause) for f in every_line]
