@@ -15,6 +15,7 @@ import functools
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog, Entry
+from enrich.catalog.regex import captured
 from enrich.facts import Facts, Frame
 from enrich.versions import installed_within
 
@@ -97,7 +98,7 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
     groups: dict[str, str] = {}
     found = entry.message.search(facts.message) if entry.message is not None else None
     if found is not None:
-        groups = {k: v for k, v in found.groupdict().items() if v is not None}
+        groups = captured(found)
     elif entry.message is not None and not (source_ok and (at_site or not facts.message)):
         # A message that does not fit. Let through: an empty message (a bare assert) with the
         # right raise line, and any message at the right site and line (an assert with text).

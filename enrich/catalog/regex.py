@@ -9,8 +9,20 @@ try:
 except ImportError:  # pragma: no cover - 3.10
     import sre_parse  # type: ignore[no-redef]
 
+# "expected__2": the same value captured in another alternative (re forbids a name twice)
+ALIAS = re.compile(r"__\d+$")
+
 # A word starts where no word character precedes it, in messages and in patterns alike.
 WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
+
+
+def captured(m: re.Match) -> dict[str, str]:
+    """The values a match captured, by name; an alias (``name__2``) counts as its name."""
+    return {ALIAS.sub("", k): v for k, v in m.groupdict().items() if v is not None}
+
+
+def group_names(pattern: re.Pattern | None) -> set[str]:
+    return {ALIAS.sub("", name) for name in pattern.groupindex} if pattern is not None else set()
 
 
 def _parsed(pattern: re.Pattern):

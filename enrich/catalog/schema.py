@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from enrich.capture import PATH
-from enrich.catalog.regex import literal_runs
+from enrich.catalog.regex import group_names, literal_runs
 from enrich.catalog.resolution import NAMES as RESOLUTIONS
 
 COMPONENTS = ("model-load", "attention-patching", "kernel-launch", "kv-cache", "memory",
@@ -193,7 +193,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
             raise r.fail(f"capture.{name}", "must map a name to frame paths like self.attn_tp_size")
         capture[name] = tuple(paths)
 
-    known = set(capture) | set(message.groupindex if message else ())
+    known = set(capture) | group_names(message)
     derive: dict[str, Derived] = {}
     helper_inputs = known | {"message"}   # helpers may also read the whole message
     for name, spec in r.table_of("derive").items():

@@ -14,7 +14,7 @@ MIN_LITERAL = 12          # letters and digits of fixed text the matched prefix 
 MIN_LITERAL_BEFORE_WILDCARD = 40
 MIN_TEXT = 16
 BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
-_PREFIXES: dict[str, list[re.Pattern]] = {}
+_PREFIXES: dict[tuple[str, int], list[re.Pattern]] = {}
 ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
 
 
@@ -49,13 +49,18 @@ def branches(pattern: str) -> list[str]:
     return [anchor + body[a + 1:b] for a, b in zip(bounds, bounds[1:])]
 
 
+def _open_groups(head: str) -> int:
+    """Groups the prefix opened and has not closed: a cut inside an alternative of a group."""
+    return sum((c == "(") - (c == ")") for _, c, _ in _syntax(head))
+
+
 def _literal_size(pattern: str) -> int:
     return sum(c.isalnum() for c in ESCAPES_AND_SYNTAX.sub("", pattern))
 
 
 def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
     """The proper prefixes of the pattern that compile and demand enough fixed text, longest first."""
-    found = _PREFIXES.get(pattern.pattern)
+    found = _PREFIXES.get((pattern.pattern, pattern.flags))
     if found is None:
         found = []
         for branch in branches(pattern.pattern):
@@ -66,10 +71,10 @@ def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
                 if BROAD_TAIL.search(head) and _literal_size(head) < MIN_LITERAL_BEFORE_WILDCARD:
                     continue      # ends in a wildcard run after little fixed text: too loose a start
                 try:
-                    found.append(re.compile(head, pattern.flags))
+                    found.append(re.compile(head + ")" * _open_groups(head), pattern.flags))
                 except re.error:
                     continue
-        _PREFIXES[pattern.pattern] = found
+        _PREFIXES[pattern.pattern, pattern.flags] = found
     return found
 
 

@@ -142,6 +142,7 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
             out[mention.entry_id].count += 1
             continue
         entry = catalog.entries[mention.entry_id]
+        completes = _completed_by(entry, items, catalog)
         facts = from_text("", mention.text)
         enrichment = explain(Match(entry, mention.groups, None, ()), facts, "log")
         out[mention.entry_id] = Finding(
@@ -149,8 +150,18 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
             summary=enrichment.summary, fixes=list(enrichment.fixes), kind="mention", wrapper=entry.wrapper,
             partial=mention.partial,
             resolution=entry.resolution,
-            root_cause=not identified and not follows)
+            root_cause=(not identified or bool(completes)) and not follows)
+        for f in completes:
+            f.root_cause = False
     return list(out.values())
+
+
+def _completed_by(entry, items: list[Finding], catalog: Catalog) -> list[Finding]:
+    """Exceptions known only by their class and site (an entry with no message: the message was
+    cut before its cause), of a class the quoted entry names: the quote says what the cut
+    message would have."""
+    return [f for f in items if f.id and f.id != entry.id and f.partial and f.kind == "exception"
+            and catalog.entries[f.id].message is None and f.exception.rsplit(".", 1)[-1] in entry.exceptions]
 
 
 def _fold(items: list[Finding]) -> None:
@@ -176,6 +187,7 @@ def _fold(items: list[Finding]) -> None:
                                                           or f.exception.rsplit(".", 1)[-1].split("(")[0] in CARRIERS))
                                   or (nccl_warned and f.exception == "NCCL")))):
             f.root_cause = False
+    _nccl_unwinding(items)
     roots = [f for f in items if f.root_cause]
     if not roots:              # nothing stands out: every finding but a wrapper is its own root
         for f in items:
@@ -185,6 +197,19 @@ def _fold(items: list[Finding]) -> None:
         if not f.root_cause:
             nearest = min(roots, key=lambda r: (abs(r.line - f.line), r.line))
             nearest.folded += f.count
+
+
+def _nccl_unwinding(items: list[Finding]) -> None:
+    """An NCCL thread reports one failure at each level it unwinds through: a later WARN of the
+    same thread (host:pid:tid) that no entry knows is the first one, reported further up."""
+    warned: set[str] = set()
+    for f in items:
+        if f.exception != "NCCL WARN":
+            continue
+        threads = set(f.streams)
+        if threads & warned and not f.id:
+            f.root_cause = False
+        warned |= threads
 
 
 def _key(exc: TextException) -> tuple:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_words, literal_runs
+from enrich.catalog.regex import WORD, alternative_words, captured, literal_runs
 from enrich.facts import Facts
 from enrich.logs.cut import cut_match
 from enrich.logs.per_catalog import per_catalog
@@ -116,7 +116,7 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
                 m = cut_match(entry.message, text) if _class_ok(entry, facts) else None
                 if m is not None:
                     entries[entry.id] = entry
-                    groups[entry.id] = {k: v for k, v in m.groupdict().items() if v is not None}
+                    groups[entry.id] = captured(m)
         if len(entries) != 1:
             continue
         [entry] = entries.values()
@@ -173,7 +173,7 @@ def _groups(entry, message: str) -> dict[str, str]:
         except re.error:
             continue
         if m:
-            return {k: v for k, v in m.groupdict().items() if v is not None}
+            return captured(m)
     return {}
 
 

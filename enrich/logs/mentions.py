@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_words
+from enrich.catalog.regex import WORD, alternative_words, captured
 from enrich.logs.cut import branches, cut_match
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
@@ -22,6 +22,10 @@ SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 TITLE_STARTS = re.compile(r"\] +|: +")
 MAX_LINE = 2000
+LEAD_WORDS = 4        # a retyped message cut short must still hold its first words
+# "^(?:Error(s) in loading ...:\n)?\s*(?:size mismatch ...": the optional group, blanks and group
+# openings before the first word a message may start with
+OPTIONAL_LEAD = re.compile(r"^\^?\(\?:(?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)\?(?:\\s\*)?(?:\(\?:)?")
 
 
 @dataclass
@@ -49,7 +53,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
             if m is not None:
                 named.add(entry.id)
                 found.append(Mention(number, entry.id, m.group(0),
-                                     {k: v for k, v in m.groupdict().items() if v is not None}))
+                                     captured(m)))
         if not named:
             found += _cut_mentions(number, line, catalog)
     found += _wrapped(lines, catalog, {m.line for m in found}) if wrapped else []
@@ -89,15 +93,16 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
     out = []
     for number, line in lines:
         words = set(LOWER_WORD.findall(line.lower()))
-        for entry, needed, folded in index:
-            if not needed or not needed <= words or entry.require_site:
+        for entry, needed, leads, folded in index:
+            whole = bool(needed) and needed <= words
+            if entry.require_site or not (whole or any(lead <= words for lead in leads)):
                 continue
-            m = _search(folded, line)
+            m = _search(folded, line) if whole else None
             if m is None:
                 spans = [q.group(2) for q in QUOTED.finditer(line)]
                 m = next((c for c in (cut_match(folded, span) for span in spans) if c is not None), None)
             if m is not None:
-                out.append(Mention(number, entry.id, m.group(0), {k: v for k, v in m.groupdict().items() if v is not None},
+                out.append(Mention(number, entry.id, m.group(0), captured(m),
                                    m.re is not folded))
                 break
     return out
@@ -105,12 +110,16 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
 
 @per_catalog
 def _lower_index(catalog: Catalog) -> list:
-    """(entry, the longer words its pattern demands in lower case, the pattern ignoring case)."""
+    """(entry, the longer words its pattern demands in lower case, the first such words of each
+    alternative (all a cut message keeps), the pattern ignoring case)."""
     index = []
     for entry in catalog.entries.values():
         if entry.message is not None:
             words = {w.lower() for w in set().union(*alternative_words(entry.message)) if len(w) > 3}
-            index.append((entry, words, re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
+            leads = [set([w.lower() for w in WORD.findall(SYNTAX.sub(" ", branch)) if len(w) > 3][:LEAD_WORDS])
+                     for branch in branches(entry.message.pattern)]
+            index.append((entry, words, [lead for lead in leads if len(lead) == LEAD_WORDS],
+                          re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
     return index
 
 
@@ -138,7 +147,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
     for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
         m = cut_match(entry.message, line)
         if m is not None and not entry.require_site:
-            return [Mention(number, entry.id, line, {k: v for k, v in m.groupdict().items() if v is not None}, True)]
+            return [Mention(number, entry.id, line, captured(m), True)]
     if line.startswith("# "):
         title = line[2:]
         spans += [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
@@ -154,19 +163,21 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
             [(entry, m)] = matched.values()
             if entry.require_site:
                 return []
-            return [Mention(number, entry.id, span, {k: v for k, v in m.groupdict().items() if v is not None}, True)]
+            return [Mention(number, entry.id, span, captured(m), True)]
     return []
 
 
 @per_catalog
 def _starting_with(catalog: Catalog) -> dict[str, list]:
-    """Entries by the first word of each alternative of their message pattern."""
+    """Entries by the first word of each alternative of their message pattern, and by the first
+    word after an optional lead-in (a header line a pasted continuation line lacks)."""
     index: dict[str, list] = {}
     for entry in catalog.entries.values():
         for branch in branches(entry.message.pattern) if entry.message is not None else ():
-            m = FIRST_WORD.match(branch)
-            if m:
-                index.setdefault(m.group(1), []).append(entry)
+            for start in dict.fromkeys((branch, OPTIONAL_LEAD.sub("", branch, count=1))):
+                m = FIRST_WORD.match(start)
+                if m:
+                    index.setdefault(m.group(1), []).append(entry)
     return index
 
 

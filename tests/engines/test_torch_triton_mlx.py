@@ -1,5 +1,6 @@
 """torch, Triton and mlx-lm errors raised for real on CPU through the wrapped entrypoints."""
 
+import io
 import json
 
 import pytest
@@ -61,6 +62,34 @@ def test_triton_compilation_error_on_cpu_names_the_cause(tmp_path, monkeypatch):
     assert note_of(exc).splitlines()[0] == ("[triton/compilation-error] Triton failed to compile kernel scale_kernel "
                                             "for sm_90: NameError('scale_factor is not defined')")
 
+
+
+def test_triton_type_error_is_known_live_and_as_pasted(tmp_path, monkeypatch):
+    triton = pytest.importorskip("triton")
+    from triton.backends.compiler import GPUTarget
+    from enrich.logs import findings
+
+    (tmp_path / "typed_kernels.py").write_text(
+        "import triton, triton.language as tl\n"
+        "@triton.jit\n"
+        "def offset_kernel(x_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    tl.store(x_ptr + offs * 0.5, tl.load(x_ptr + offs), mask=offs < n)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from typed_kernels import offset_kernel
+
+    source = triton.compiler.ASTSource(fn=offset_kernel, signature={"x_ptr": "*fp32", "n": "i32"},
+                                       constexprs={"BLOCK": 128})
+    with pytest.raises(triton.compiler.errors.CompilationError) as info:
+        triton.compile(source, target=GPUTarget("cuda", 90, 32))
+    cause = "IncompatibleTypeErrorImpl('invalid operands of type pointer<fp32> and triton.language.float32')"
+    assert note_of(info.value).splitlines()[0] == (
+        f"[triton/compilation-error] Triton failed to compile kernel offset_kernel for sm_90: {cause}")
+    # what users paste: the caret's last line alone, or the type error as an issue's title
+    for text in (f"   {cause}\n", "Invalid operands of type pointer<int64> and triton.language.int32\n"):
+        [found] = findings(io.StringIO(text))
+        assert found.id == "triton/compilation-error", text
+    assert "pointer<fp32> and triton.language.float32" in findings(io.StringIO(cause))[0].summary
 
 @pytest.fixture
 def tiny_mlx_llama(tmp_path):

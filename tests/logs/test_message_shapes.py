@@ -119,6 +119,41 @@ def test_nccl_return_codes_fold_into_the_warning_that_explains_them():
     assert any(f.exception == "NCCL" and not f.root_cause for f in read(text, all=True))
 
 
+def test_an_nccl_thread_unwinding_is_one_failure_per_thread():
+    """nccl-03.log: each of two threads warns once at the failure and again on the way up."""
+    roots = read((LOGS / "nccl-03.log").read_text())
+    assert [(f.streams, f.message.split(":")[0]) for f in roots] == [
+        (["ubuntu:39964:40075"], "socketStartConnect"), (["ubuntu:39964:40044"], "socketProgress")]
+
+
+def test_a_continuation_line_pasted_alone_is_its_message_cut_short():
+    """jaxony/ShuffleNet#14: only torch's detail line, cut before the shapes."""
+    [finding] = read("size mismatch for stage4.ShuffleUnit_Stage4_0.depthwise_conv3x3.weight\n")
+    assert finding.id == "torch/state-dict-size-mismatch" and finding.partial
+
+
+def test_a_raise_line_retyped_in_lower_case_and_cut():
+    """bentrevett/pytorch-sentiment-analysis#47: torch 1.x's raise line, lower-cased, as the only clue."""
+    [finding] = read('"cannot re-initialize cuda in forked subprocess. " + msg)\n')
+    assert finding.id == "torch/cuda-forked-subprocess" and finding.partial
+
+
+def test_a_title_completes_an_exception_cut_before_its_cause():
+    """pytorch/pytorch#164683: a CompilationError cut before the caret; the title quotes its cause."""
+    found = read((CORPUS / "triton" / "023.log").read_text(), all=True)
+    roots = [f.id for f in found if f.root_cause]
+    assert roots == ["triton/incompatible-operand-types"]
+    assert any(f.id == "triton/compilation-error" and not f.root_cause for f in found)
+
+
+def test_the_kernel_assertion_line_names_its_check():
+    line = ("/opt/conda/conda-bld/pytorch_1724789143830/work/aten/src/ATen/native/cuda/Loss.cu:95: operator(): "
+            "block: [3663,0,0], thread: [64,0,0] Assertion `target_val >= zero && target_val <= one` failed.\n")
+    [finding] = read(line)
+    assert finding.id == "torch/cuda-device-assert"
+    assert finding.summary == "A GPU kernel's own assertion failed in Loss.cu: `target_val >= zero && target_val <= one`."
+
+
 def test_one_crash_is_one_finding():
     """vLLM's illegal-address crash: caret lines, torch's hint lines, the watchdog's abort, the
     worker's re-raise and its log lines are one root cause; --all shows the rest."""
