@@ -84,11 +84,12 @@ def test_triton_type_error_is_known_live_and_as_pasted(tmp_path, monkeypatch):
         triton.compile(source, target=GPUTarget("cuda", 90, 32))
     cause = "IncompatibleTypeErrorImpl('invalid operands of type pointer<fp32> and triton.language.float32')"
     assert note_of(info.value).splitlines()[0] == (
-        f"[triton/compilation-error] Triton failed to compile kernel offset_kernel for sm_90: {cause}")
+        "[triton/incompatible-operand-types] Triton kernel offset_kernel combines operands of type pointer<fp32> "
+        "and triton.language.float32, which Triton does not allow.")
     # what users paste: the caret's last line alone, or the type error as an issue's title
     for text in (f"   {cause}\n", "Invalid operands of type pointer<int64> and triton.language.int32\n"):
         [found] = findings(io.StringIO(text))
-        assert found.id == "triton/compilation-error", text
+        assert found.id == "triton/incompatible-operand-types", text
     assert "pointer<fp32> and triton.language.float32" in findings(io.StringIO(cause))[0].summary
 
 @pytest.fixture
