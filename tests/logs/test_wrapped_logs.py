@@ -26,13 +26,21 @@ def test_wrapped_log_gives_the_findings_of_the_bare_log(log, wrapper):
     assert summary(WRAPPERS[wrapper](bare)) == summary(bare)
 
 
+@pytest.mark.parametrize("finder", ["automaton", "str.find"])
 @pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.name}" for p in LOGS])
-def test_streaming_skips_no_error(log):
-    """A large log is read only near trigger words: every error found reading every line is found."""
+def test_streaming_skips_no_error(log, finder, monkeypatch):
+    """A large log is read only near trigger words: every error found reading every line is found,
+    with the trigger words found by the automaton (the logs extra) or by str.find."""
     from enrich.catalog import get_catalog
+    from enrich.logs import stream
     from enrich.logs.findings import group
     from enrich.logs.reader import read_lines
     from enrich.logs.stream import scan
+
+    if finder == "automaton":
+        assert stream._automaton() is not None, "the test extra installs ahocorasick-rs"
+    else:
+        monkeypatch.setattr(stream, "_automaton", lambda: None)
 
     text = log.read_text(encoding="utf-8", errors="replace")
     catalog = get_catalog()
