@@ -49,13 +49,14 @@ class Finding:
     generic: bool = False          # not in the catalog: the summary states the raise site's condition
     folded: int = 0                # findings folded into this one (shown with all=True)
     resolution: str | None = None  # what an orchestrator should do (enrich.catalog.resolution)
+    values: dict[str, str] = field(default_factory=dict)   # what the text gave the entry's templates
 
     def as_json(self) -> dict:
         return {"id": self.id, "exception": self.exception or None, "message": self.message, "line": self.line,
                 "count": self.count, "fixes": self.fixes, "title": self.title, "summary": self.summary,
                 "partial": self.partial, "root_cause": self.root_cause, "streams": self.streams,
                 "site": self.site, "kind": self.kind, "generic": self.generic, "folded": self.folded,
-                "resolution": self.resolution}
+                "resolution": self.resolution, "values": self.values}
 
 
 def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False) -> list[Finding]:
@@ -170,12 +171,17 @@ def _fold(items: list[Finding]) -> None:
     exceptions = any(f.kind == "exception" for f in items)
     nccl_warned = any(f.exception == "NCCL WARN" for f in items)
     firsts = [NUMBER.sub("#", f.message.split("\n", 1)[0]) for f in items]
-    entries: set[str] = set()
+    entries: dict[str, Finding] = {}
     for n, f in enumerate(items):
-        if f.id in entries:          # the same entry, found again in other words
-            f.root_cause = False
-        if f.id and f.root_cause:
-            entries.add(f.id)
+        first = entries.get(f.id) if f.id else None
+        if first is not None:        # the same entry, found again in other words
+            if f.root_cause and len(f.values) > len(first.values):   # it says more: it speaks for both
+                first.root_cause = False
+                entries[f.id] = f
+            else:
+                f.root_cause = False
+        elif f.id and f.root_cause:
+            entries[f.id] = f
         if not f.root_cause:
             continue
         text = NUMBER.sub("#", f.message)
@@ -245,6 +251,7 @@ def _finding(exc: TextException, catalog: Catalog) -> Finding:
         finding.summary, finding.fixes = enrichment.summary, list(enrichment.fixes)
         finding.wrapper, finding.partial = entry.wrapper, partial or exc.partial
         finding.resolution = entry.resolution
+        finding.values = {name: redact_text(str(value)) for name, value in enrichment.values.items()}
     elif exc.note is not None and exc.note[0] == "enrich: not in the catalog":
         finding.summary, finding.generic = exc.note[1], True
     elif facts.raise_frame is not None and facts.raise_frame.source.startswith("assert "):

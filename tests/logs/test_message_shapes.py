@@ -152,6 +152,9 @@ def test_the_kernel_assertion_line_names_its_check():
     [finding] = read(line)
     assert finding.id == "torch/cuda-device-assert"
     assert finding.summary == "A GPU kernel's own assertion failed in Loss.cu: `target_val >= zero && target_val <= one`."
+    # beside the RuntimeError it caused, the line that says more speaks for both
+    [root] = read((LOGS / "torch-02.log").read_text())
+    assert root.summary == finding.summary and root.values["assertion"] == "target_val >= zero && target_val <= one"
 
 
 def test_one_crash_is_one_finding():
