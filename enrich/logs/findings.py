@@ -104,6 +104,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     items = [f for f in items if f.kind != "warning" or f.id]   # a native warning matters when known
     items += _mentioned(quoted, catalog, items, order or {})
     _disown(items, found, catalog)
+    _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
     _fold(items)
     if all:
@@ -139,6 +140,8 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         previous = at
         if mention.entry_id in known:    # the error as printed says it already
             continue
+        if mention.partial and _printed_whole(mention, items):
+            continue
         if mention.entry_id in out:
             out[mention.entry_id].count += 1
             continue
@@ -155,6 +158,22 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         for f in completes:
             f.root_cause = False
     return list(out.values())
+
+
+def _printed_whole(mention: Mention, items: list[Finding]) -> bool:
+    """A quote that stops where the message goes on, while the text prints the whole message
+    elsewhere: the whole one says which error it is (another entry's, or none)."""
+    start = mention.text.rstrip(" .…`'\"")
+    return len(start) >= 16 and any(f.kind != "mention" and f.id != mention.entry_id
+                                    and f.message.startswith(start) and len(f.message) > len(start) for f in items)
+
+
+def _complete_cut(items: list[Finding], catalog: Catalog) -> None:
+    """A finding that names the cause a cut exception carried takes its place as the root."""
+    for g in items:
+        if g.id and g.kind != "mention":
+            for f in _completed_by(catalog.entries[g.id], items, catalog):
+                f.root_cause = False
 
 
 def _completed_by(entry, items: list[Finding], catalog: Catalog) -> list[Finding]:
@@ -220,8 +239,9 @@ def _nccl_unwinding(items: list[Finding]) -> None:
 
 def _key(exc: TextException) -> tuple:
     """Repeats group together: the same error from 8 ranks differs at most in its numbers."""
-    if exc.type or exc.kind != "exception" or exc.message:
-        return exc.kind, exc.type, NUMBER.sub("#", exc.message), exc.note[0] if exc.note else None
+    if exc.type or exc.kind != "exception" or exc.message:     # with or without its module path
+        return (exc.kind, exc.type.rsplit(".", 1)[-1], NUMBER.sub("#", exc.message),
+                exc.note[0] if exc.note else None)
     return exc.kind, "", exc.frames[-1].site if exc.frames else ""   # a cut traceback: where it was raised
 
 

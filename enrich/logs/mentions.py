@@ -150,7 +150,8 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
             return [Mention(number, entry.id, line, captured(m), True)]
     if line.startswith("# "):
         title = line[2:]
-        spans += [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
+        starts = [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
+        spans += starts + [short for start in starts for short in _without_last_words(start)]
     for span in spans:
         if len(span) < 16:
             continue
@@ -165,6 +166,13 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
                 return []
             return [Mention(number, entry.id, span, captured(m), True)]
     return []
+
+
+def _without_last_words(title: str, most: int = 8) -> list[str]:
+    """A title that quotes a message's start and goes on in its own words ("... memory error on
+    Qwen3"): the title with its last words dropped, one at a time."""
+    words = title.split(" ")
+    return [" ".join(words[:n]) for n in range(len(words) - 1, max(len(words) - 1 - most, 0), -1)]
 
 
 @per_catalog

@@ -36,7 +36,7 @@ TOKEN = re.compile(
     r"|(?P<bar> *\|)(?= )")                                               # a CI viewer's column
 # after a timestamp only: syslog and journald's ``host unit[pid]:``
 SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
-STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|\([^()]*pid=)")     # tokens never indented content
+STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|\([^()]*pid=|\[rank\d+\]:)")   # tokens never indented content
 KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "compose", "label", "bar")
 CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper
 BRACKET_TIME = re.compile(TIME)
@@ -190,7 +190,7 @@ class Peeler:
         if decoded is None:
             return []
         text, outer = decoded
-        content, streams, level, repeats = self.content(text)
+        content, streams, level, repeats = self.content(text, neighbours[1:2])
         if outer and not streams and not content.strip():
             return [Line(number, "", outer, level, True)]
         others = [_neighbour(n) for n in neighbours] if neighbours and content and content[0] not in " \t" else ()
@@ -212,9 +212,9 @@ class Peeler:
             return [Line(number, part, stream, level, prefix, repeats) for part in split_collapsed(content)]
         return [Line(number, content, stream, level, prefix, repeats)]
 
-    def content(self, text: str) -> tuple[str, list[str], str, int]:
+    def content(self, text: str, following: tuple[str, ...] = ()) -> tuple[str, list[str], str, int]:
         """Colour codes gone, paste damage outside the prefixes undone, prefix tokens peeled:
-        (content, streams, level, repeats)."""
+        (content, streams, level, repeats). ``following``: the next raw line, if known."""
         if "\x1b" in text or "m" in text and "[" in text:
             text = ANSI.sub("", text)
         repeats = 1
@@ -225,7 +225,7 @@ class Peeler:
         if text[:1] == ">":
             text = QUOTE.sub("", text, count=1)
         if text[:1] == "E":
-            text = self._pytest(text, "outer")
+            text = self._pytest(text, "outer", following[0] if following else "")
         else:
             self.pads["outer"] = None
         content, streams, level = unwrap(text)
@@ -246,12 +246,15 @@ class Peeler:
             content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block
         return content, streams, level
 
-    def _pytest(self, content: str, level: str) -> str:
+    def _pytest(self, content: str, level: str, following: str = "") -> str:
         m = PYTEST.match(content)
         if m is None:
             self.pads[level] = None
             return content
         pad, known = len(m["pad"]), self.pads[level]
+        after = PYTEST.match(following.rstrip("\n"))
+        if after is not None and after["pad"]:
+            pad = min(pad, len(after["pad"]))    # the next line may show the column narrower
         if known is None or (pad and pad < known):
             known = self.pads[level] = pad     # the column is as wide as its least indented line
         return content[1 + min(pad, known):]

@@ -11,8 +11,8 @@ from enrich.logs.reader import Parser, TextException
 # A line is looked at in Python only if it holds one of these: found in one pass by an
 # Aho-Corasick automaton where the `logs` extra (ahocorasick-rs) is installed, else each with
 # str.find, which runs far faster than one regex alternation over the block.
-TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "WARN ",
-            "ssertion", "terminat", 'File ', "[c10d]", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp", "exitcode")
+TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
+            'File ', "[c10d]", "[METAL]", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp", "exitcode")
 BLOCK = 1 << 22
 
 

@@ -146,6 +146,31 @@ def test_a_title_completes_an_exception_cut_before_its_cause():
     assert any(f.id == "triton/compilation-error" and not f.root_cause for f in found)
 
 
+def test_the_cause_printed_inside_a_cut_exception_is_the_root():
+    """kijai/ComfyUI-WanVideoWrapper#1007: an inductor CompilationError cut after "at 1:0:", its
+    cause printed as a repr below it, and the app's unprefixed copy of the same error."""
+    found = read((CORPUS / "triton" / "047.log").read_text(), all=True)
+    assert [f.id for f in found if f.root_cause] == ["triton/fp8e4nv-unsupported"]
+    assert [f.id for f in found if f.exception.endswith("CompilationError")] == ["triton/compilation-error"]
+
+
+def test_a_quote_cut_where_the_printed_message_goes_on_is_that_message():
+    """ollama/ollama#17902: prose quotes "[METAL] Command buffer execution failed" and the log
+    prints it whole with a reason no entry explains: the quote is not the out-of-memory entry."""
+    assert not [f.id for f in read((CORPUS / "mlx" / "046.log").read_text(), all=True) if f.id]
+
+
+def test_a_title_that_goes_on_after_the_message_start():
+    [finding] = read("# [Bug]: Buffer overflow when allocating memory error on Qwen3.5-122B-A10B-GPTQ-Int4 and NVFP4\n")
+    assert finding.id == "flashinfer/workspace-overflow" and finding.partial
+
+
+def test_nccl_own_warning_for_a_missing_interface():
+    line = "node1:12:34 [0] misc/socket.cc:500 NCCL WARN Bootstrap : no socket interface found\n"
+    [finding] = read(line)
+    assert finding.id == "torch/nccl-no-socket-interface" and finding.exception == "NCCL WARN"
+
+
 def test_the_kernel_assertion_line_names_its_check():
     line = ("/opt/conda/conda-bld/pytorch_1724789143830/work/aten/src/ATen/native/cuda/Loss.cu:95: operator(): "
             "block: [3663,0,0], thread: [64,0,0] Assertion `target_val >= zero && target_val <= one` failed.\n")
