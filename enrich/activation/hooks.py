@@ -1,6 +1,6 @@
 """Process-wide exception hooks, each chained to the hook it found: sys.excepthook,
-threading.excepthook, sys.unraisablehook, and asyncio's loop exception handler (the method
-every asyncio loop calls, which then calls the handler the program set, or the default)."""
+threading.excepthook, sys.unraisablehook, and asyncio's and uvloop's loop exception handler (the
+method every loop calls, which then calls the handler the program set, or the default)."""
 
 from __future__ import annotations
 
@@ -61,8 +61,13 @@ def _asyncio_handler(previous):
     return call_exception_handler
 
 
+# the loop classes whose call_exception_handler every failed callback and task goes through:
+# asyncio's own, and uvloop's (a Python subclass of its compiled loop, so the method can be set)
+LOOP_CLASSES = {"asyncio.base_events": "BaseEventLoop", "uvloop": "Loop"}
+
+
 def _hook_asyncio(module) -> None:
-    loop_class = module.BaseEventLoop
+    loop_class = getattr(module, LOOP_CLASSES[module.__name__])
     if not hasattr(loop_class.call_exception_handler, "enrich_previous"):
         loop_class.call_exception_handler = _asyncio_handler(loop_class.call_exception_handler)
 
@@ -82,15 +87,16 @@ def install() -> None:
         threading.excepthook = ThreadingExceptHook(threading.excepthook)
     if not isinstance(sys.unraisablehook, UnraisableHook):
         sys.unraisablehook = UnraisableHook(sys.unraisablehook)
-    if "asyncio.base_events" in sys.modules:
-        _on_asyncio_import(sys.modules["asyncio.base_events"])
-    elif not _asyncio_watched:
-        import wrapt
-        _asyncio_watched.append(True)   # post-import hooks live as long as the process: one is enough
-        wrapt.register_post_import_hook(_on_asyncio_import, "asyncio.base_events")
+    for name in LOOP_CLASSES:
+        if name in sys.modules:
+            _on_asyncio_import(sys.modules[name])
+        elif name not in _asyncio_watched:
+            import wrapt
+            _asyncio_watched.add(name)   # post-import hooks live as long as the process: one is enough
+            wrapt.register_post_import_hook(_on_asyncio_import, name)
 
 
-_asyncio_watched: list[bool] = []
+_asyncio_watched: set[str] = set()
 
 
 def _on_asyncio_import(module) -> None:
@@ -106,7 +112,7 @@ def uninstall() -> None:
         threading.excepthook = threading.excepthook.previous
     if isinstance(sys.unraisablehook, UnraisableHook):
         sys.unraisablehook = sys.unraisablehook.previous
-    base_events = sys.modules.get("asyncio.base_events")
-    if base_events is not None and hasattr(base_events.BaseEventLoop.call_exception_handler, "enrich_previous"):
-        base_events.BaseEventLoop.call_exception_handler = \
-            base_events.BaseEventLoop.call_exception_handler.enrich_previous
+    for name, class_name in LOOP_CLASSES.items():
+        loop_class = getattr(sys.modules.get(name), class_name, None)
+        if loop_class is not None and hasattr(loop_class.call_exception_handler, "enrich_previous"):
+            loop_class.call_exception_handler = loop_class.call_exception_handler.enrich_previous
