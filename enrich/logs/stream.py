@@ -9,8 +9,8 @@ from typing import IO
 from enrich.logs.reader import Parser, TextException
 
 # A line is looked at in Python only if it holds one of these: found in one pass by an
-# Aho-Corasick automaton where the `logs` extra (ahocorasick-rs) is installed, else each with
-# str.find, which runs far faster than one regex alternation over the block.
+# Aho-Corasick automaton over the block's bytes where the `logs` extra (ahocorasick-rs) is
+# installed, else each with str.find, which runs far faster than one regex alternation.
 TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
             'File ', "[c10d]", "[METAL]", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp", "exitcode")
 BLOCK = 1 << 22
@@ -83,8 +83,16 @@ def _automaton():
 
 def _trigger_positions(text: str) -> list[int]:
     automaton = _automaton()
-    if automaton is not None and text.isascii():      # byte offsets are then character offsets
-        return [start for _, start, _ in automaton.find_matches_as_indexes(text.encode("ascii"))]
+    if automaton is not None:
+        if text.isascii():                              # byte offsets are character offsets
+            return [start for _, start, _ in automaton.find_matches_as_indexes(text.encode("ascii"))]
+        data = text.encode("utf-8", "surrogatepass")    # a progress bar's blocks, a CJK log line
+        hits, chars, last = [], 0, 0
+        for _, start, _ in automaton.find_matches_as_indexes(data):
+            chars += len(data[last:start].decode("utf-8", "surrogatepass"))   # each byte decoded once
+            last = start
+            hits.append(chars)
+        return hits
     hits = []
     for word in TRIGGERS:
         at = text.find(word)
