@@ -76,6 +76,8 @@ def _site_frame(entry: Entry, facts: Facts) -> tuple[int, Frame] | None:
 def _text_site_matches(pattern: str, module: str, function: str) -> bool:
     pattern_module, _, qualname = pattern.partition(":")
     last = qualname.rsplit(".", 1)[-1]
+    if "." in function:          # IPython prints the qualified name: compare all of it
+        return fnmatch.fnmatchcase(module, pattern_module) and fnmatch.fnmatchcase(function, qualname)
     return (fnmatch.fnmatchcase(module, pattern_module)
             and (last == "*" or fnmatch.fnmatchcase(function, last)))
 

@@ -88,6 +88,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
           quoted: list[Mention] = (), order: dict[int, int] | None = None) -> list[Finding]:
     outer = {id(e.led_to) for e in found if e.led_to is not None}
     by_text: dict[tuple, Finding] = {}
+    finding_of: dict[int, Finding] = {}
     items: list[Finding] = []
     for exc in found:
         key = _key(exc)
@@ -96,11 +97,13 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             finding = by_text[key] = _finding(exc, catalog)
             finding.count = 0
             items.append(finding)
+        finding_of[id(exc)] = finding
         finding.count += exc.repeats
         if id(exc) in outer and finding.count == exc.repeats:
             finding.root_cause = False
         if exc.stream and exc.stream not in finding.streams:
             finding.streams.append(exc.stream)
+    _explained_later(found, finding_of)
     items = [f for f in items if f.kind != "warning" or f.id]   # a native warning matters when known
     items += _mentioned(quoted, catalog, items, order or {})
     _disown(items, found, catalog)
@@ -110,6 +113,18 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     if all:
         return items
     return [f for f in items if f.root_cause] or items
+
+
+def _explained_later(found: list[TextException], finding_of: dict[int, Finding]) -> None:
+    """In a chain, the earliest failure is the root, unless no entry knows it and the exception
+    raised while handling it is one an entry explains (a KeyError in a lookup, re-raised as
+    "model type `x` not recognised"): that one says what the first meant."""
+    for exc in found:
+        if exc.led_to is None or id(exc.led_to) not in finding_of:
+            continue
+        early, later = finding_of[id(exc)], finding_of[id(exc.led_to)]
+        if later.id and not later.wrapper and not early.id and early is not later:
+            later.root_cause, early.root_cause = True, False
 
 
 def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) -> None:

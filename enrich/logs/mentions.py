@@ -59,7 +59,11 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     found += _wrapped(lines, catalog, {m.line for m in found}) if wrapped else []
     if wrapped and not found:
         found = _retyped(lines, catalog)
-    return found
+    return [m for m in found if not PLACEHOLDER.search(m.text)]
+
+
+# "{pretrained_model_name_or_path}": an f-string in printed source code, not a message as raised
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*(?:\[[^\]{}]*\])?(?:![rsa])?\}")
 
 
 def _worded(index, line: str) -> list:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from enrich.facts import MAX_MESSAGE, Frame
+from enrich.logs import notebook
 from enrich.logs.native import TERMINATE, WHAT, is_hint, native_error, nccl_return
 from enrich.logs.peel import Line, Peeler
 
@@ -109,6 +110,8 @@ class _Stream:
         self.level = ""                              # the level of the line that opened the message
         self.prefix = ""                             # the prefix shape of the line that opened it
         self.seen = 0                                # the last line number read
+        self.notebook: str | None = None             # IPython's traceback: the type its header named
+        self.open_brackets: int | None = None        # IPython's source lines: what the arrow's statement left open
 
 
 class Parser:
@@ -191,21 +194,36 @@ class Parser:
                 s.pending_chain = None
             s.state, s.line_prefixed = "frames", None
             return
+        named = notebook.header_type(text) if "Traceback (most" in text else None
+        if named:                                   # IPython's header: the type first, then the frames
+            self._close(s)
+            s.current = TextException(type="", message="", line=number, stream=s.name, repeats=repeats)
+            s.state, s.line_prefixed, s.notebook, s.open_brackets = "frames", None, named, None
+            if s.pending_chain is not None:
+                s.pending_chain.led_to, s.pending_chain = s.current, None
+            return
         if stripped in CHAINS:
             self._close(s)
             s.pending_chain = s.last
             return
-        if s.state == "idle" and '", line ' in text and FRAME.match(text):
+        if s.state == "idle" and ('", line ' in text and FRAME.match(text)
+                                  or stripped.startswith(("File ", "Cell In")) and notebook.frame(text, module_of)):
             # a traceback whose header was cut off: read it from its first frame
             s.current = TextException(type="", message="", line=number, stream=s.name, partial=True, repeats=repeats)
             s.state, s.line_prefixed = "frames", None
+            s.notebook = None if '", line ' in text else ""
         if s.state in ("frames", "source"):
             frame = FRAME.match(text)
-            if frame:
-                s.current.frames.append(Frame(module_of(frame["file"]), (frame["func"] or "").strip(),
-                                              int(frame["line"]), frame["file"], _source=""))
-                s.state = "source"
+            read = (Frame(module_of(frame["file"]), (frame["func"] or "").strip(), int(frame["line"]), frame["file"],
+                          _source="") if frame else notebook.frame(text, module_of))
+            if read is not None:
+                s.current.frames.append(read)
+                s.state, s.open_brackets = "source", None
                 return
+            if s.notebook is not None and s.current.frames:
+                numbered, s.open_brackets = notebook.add_source(s.current.frames[-1], text, s.open_brackets)
+                if numbered:
+                    return
             if stripped.startswith('File "'):      # a frame line hard-wrapped: joined with the next
                 s.wrapped_frame = text
                 return
@@ -324,11 +342,13 @@ class Parser:
 
     def _close(self, s: _Stream, partial: bool = False) -> None:
         if s.current is not None and s.state != "idle":
+            if s.notebook and not s.current.type:       # cut before its last line: the header named it
+                s.current.type, partial = s.notebook, True
             s.current.partial = partial or s.current.partial or not s.current.type
             s.current.message = SEPARATOR_TAIL.sub("", s.current.message.strip("\n"))
             self.found.append(s.current)
             s.last = s.current
-        s.current, s.state, s.wrapped_frame = None, "idle", ""
+        s.current, s.state, s.wrapped_frame, s.notebook = None, "idle", "", None
 
     def finish(self) -> list[TextException]:
         for s in self.streams.values():

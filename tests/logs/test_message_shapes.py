@@ -182,6 +182,43 @@ def test_the_kernel_assertion_line_names_its_check():
     assert root.summary == finding.summary and root.values["assertion"] == "target_val >= zero && target_val <= one"
 
 
+UNKNOWN_MODEL = ("import json, pathlib, tempfile\n"
+                 "from transformers import AutoConfig\n"
+                 "d = tempfile.mkdtemp(); pathlib.Path(d, 'config.json').write_text(json.dumps({'model_type': 'olmo9'}))\n"
+                 "AutoConfig.from_pretrained(d)\n")
+
+
+def _stderr_of(argv: list[str]) -> str:
+    child = subprocess.run(argv, capture_output=True, text=True, timeout=300,
+                           env={"ENRICH_DISABLED": "1", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"})
+    return child.stdout + child.stderr
+
+
+def test_a_lookup_error_re_raised_with_an_explanation_is_explained():
+    """transformers turns the KeyError of its model-type lookup into the ValueError that says
+    what it means: that one is the root, though the KeyError came first in the chain."""
+    pytest.importorskip("transformers")
+    text = _stderr_of([sys.executable, "-c", UNKNOWN_MODEL])
+    assert "During handling of the above exception" in text
+    [root] = read(text)
+    assert root.id == "transformers/unknown-model-type" and root.values["model_type"] == "olmo9"
+
+
+def test_a_notebook_traceback_whole_and_cut_before_its_last_line():
+    """IPython's format (what Jupyter users paste): the type in the header, qualified frame
+    names, numbered source lines with an arrow; cut before the message, the raise line and the
+    message's f-string below it still identify the entry."""
+    pytest.importorskip("IPython")
+    pytest.importorskip("transformers")
+    text = _stderr_of([sys.executable, "-m", "IPython", "--colors=NoColor", "--no-banner", "-c", UNKNOWN_MODEL])
+    assert "Traceback (most recent call last)" in text and "----> " in text
+    [root] = read(text)
+    assert root.id == "transformers/unknown-model-type" and not root.partial
+    cut = text[:text.rindex("ValueError: The checkpoint")]
+    [root] = read(cut)
+    assert root.id == "transformers/unknown-model-type" and root.partial and root.exception == "ValueError"
+
+
 def test_one_crash_is_one_finding():
     """vLLM's illegal-address crash: caret lines, torch's hint lines, the watchdog's abort, the
     worker's re-raise and its log lines are one root cause; --all shows the rest."""

@@ -1,0 +1,64 @@
+"""IPython's traceback, as Jupyter and notebook users paste it:
+
+    ValueError                                Traceback (most recent call last)
+    Cell In[4], line 3
+    ----> 3 model = AutoModelForCausalLM.from_pretrained(path)
+    File ~/.venv/.../configuration_auto.py:1115, in AutoConfig.from_pretrained(cls, ...)
+       1114 except KeyError:
+    -> 1115     raise ValueError(
+       1116         f"The checkpoint you are trying to load has model type ..."
+    ValueError: The checkpoint you are trying to load has model type `olmo2` but ...
+
+The header names the type before any frame (so a paste cut before the last line still has it),
+each frame prints numbered source lines around an arrow at the line that ran: the arrow's line
+is the raise line, and the lines that finish its statement (a message's f-string) are evidence too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from enrich.facts import Frame
+
+HEADER = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}Traceback \(most recent call last\)\s*$")
+FRAME = re.compile(r"^\s*File (?P<file>\S.*?):(?P<line>\d+), in (?P<func>[\w.<>]+)(?:\(|$)")
+CELL = re.compile(r"^\s*(?:Cell In\s?\[\d*\]|Input In \[\d*\]), line (?P<line>\d+)")
+SOURCE = re.compile(r"^(?P<arrow>-*>)?\s*\d+ (?P<code>.*)$")
+MAX_SOURCE = 400
+
+
+def header_type(text: str) -> str | None:
+    m = HEADER.match(text.strip())
+    return m["type"] if m else None
+
+
+def frame(text: str, module_of) -> Frame | None:
+    m = FRAME.match(text)
+    if m:
+        return Frame(module_of(m["file"]), m["func"], int(m["line"]), m["file"], _source="")
+    m = CELL.match(text)
+    if m:
+        return Frame("<cell>", "<module>", int(m["line"]), "<cell>", _source="")
+    return None
+
+
+def add_source(current: Frame, text: str, open_brackets: int | None) -> tuple[bool, int | None]:
+    """Read one numbered source line into the frame: the arrow's line becomes its source, and the
+    lines that go on with its statement (a raise's message, over several lines) are appended.
+    ``open_brackets``: None before the arrow, else the brackets the statement has left open.
+    Returns (whether it was a numbered source line, the brackets still open)."""
+    m = SOURCE.match(text.rstrip())
+    if m is None:
+        return False, open_brackets
+    code = m["code"].strip()
+    if m["arrow"]:
+        current._source = code[:MAX_SOURCE]
+        return True, _balance(code)
+    if open_brackets:
+        current._source = (current._source + "\n" + code)[:MAX_SOURCE]
+        return True, open_brackets + _balance(code)
+    return True, open_brackets
+
+
+def _balance(code: str) -> int:
+    return max(0, sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}"))
