@@ -136,8 +136,10 @@ def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) 
             continue
         owner = {site.split(":", 1)[0].split(".", 1)[0] for site in catalog.entries[f.id].sites}
         near = [packages for line, packages in tracebacks if 0 < line - f.line <= NEAR]
-        if near and not owner & near[0] and any(p.split("_")[0] in {o.split("_")[0] for o in owner}
-                                                for p in near[0]):
+        # a sibling shares the owner's family (mlx_audio beside mlx_lm); a package built on the
+        # owner itself (mlx_vlm calling mlx's load_weights) is its caller, not a copy
+        families = {o.split("_")[0] for o in owner if "_" in o}
+        if near and not owner & near[0] and any(p.split("_")[0] in families for p in near[0]):
             f.id = f.title = f.summary = f.resolution = None
             f.fixes, f.partial = [], False
 

@@ -69,6 +69,7 @@ def _readings(exc: TextException, type_name: str):
         if "\n" in base:
             variants.append(LEADING_SPACES.sub("\t", base))                 # tabs a paste turned to spaces
             variants.append(" ".join(line.strip() for line in base.splitlines()))   # hard wraps
+            variants.append("".join(line.strip("\r") for line in base.splitlines()))   # ...in mid-word
             variants.append(base.split("\n", 1)[0])
     for variant in variants:
         if variant not in seen:
