@@ -31,13 +31,14 @@ TOKEN = re.compile(
     r"|(?P<nccl>[\w.-]+:\d+:\d+) \[\d+\]"
     r"|(?P<glog>[IWEF])\d{3,4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./-]+:\d+\]"
     r"|(?P<location>[\w./-]+\.\w{1,4}:\d+)\]"                      # vLLM 0.6's "engine.py:366]"
+    r"|(?P<pid>\d{1,7})(?= \[[\w./-]+\.\w{1,4}:\d+\])"                # "ERROR 56542 [engine.py:64]": a pid
     r"|(?P<compose>[A-Za-z0-9][\w.-]*) *\|(?= |$)"
     r"|(?P<label>\d{1,4}):(?= )"
     r"|(?P<bar> *\|)(?= )")                                               # a CI viewer's column
 # after a timestamp only: syslog and journald's ``host unit[pid]:``
 SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
 STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|\([^()]*pid=|\[rank\d+\]:)")   # tokens never indented content
-KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "compose", "label", "bar")
+KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "pid", "compose", "label", "bar")
 CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper
 BRACKET_TIME = re.compile(TIME)
 SOURCE_LOCATION = re.compile(r"^[\w./-]+\.\w+:\d+$")
@@ -51,7 +52,7 @@ REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
 QUOTE = re.compile(r"^(?:>(?!>) ?)+")
 PYTEST = re.compile(r"^E(?P<pad> +|$)")
 WORD = re.compile(r"^[A-Za-z][\w.-]*$")
-NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|[A-Z]\w*(?:Error|Exception|Warning)\b)")
+NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|terminate called|[A-Z]\w*(?:Error|Exception|Warning)\b)")
 
 
 @dataclass(slots=True)
@@ -155,7 +156,8 @@ def repeated_prefix(text: str, neighbours: list[str]) -> int:
             or not any(c in first for c in "-_/.=@:0123456789")):
         return 0
     candidates = [(len(first) + 1, True)]     # (end, whether neighbours may differ in digits)
-    if len(words) == 3 and WORD.match(words[1]) and _token(text, len(first) + 1, False) is None:
+    if (len(words) == 3 and WORD.match(words[1]) and _token(text, len(first) + 1, False) is None
+            and not NOT_PREFIX.match(text[len(first) + 1:])):     # a tag and a word, not a tag and content
         candidates.insert(0, (len(first) + len(words[1]) + 2, False))
     for end, by_shape in candidates:
         head = text[:end]

@@ -12,7 +12,8 @@ from enrich.logs.reader import Parser, TextException
 # Aho-Corasick automaton over the block's bytes where the `logs` extra (ahocorasick-rs) is
 # installed, else each with str.find, which runs far faster than one regex alternation.
 TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
-            'File ', "[c10d]", "[METAL]", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp", "exitcode")
+            'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
+            "exitcode")
 BLOCK = 1 << 22
 
 
