@@ -20,6 +20,8 @@ def test_wheel_carries_patterns_and_integrations(tmp_path):
     for pattern_file in (ROOT / "patterns").rglob("*.toml"):
         assert f"enrich/patterns/{pattern_file.relative_to(ROOT / 'patterns')}" in names
     assert "enrich/integrations/sglang.py" in names
+    for package in (ROOT / "enrich").rglob("__init__.py"):     # every package of the source tree ships
+        assert str(package.relative_to(ROOT)) in names, package
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     for line in ("sglang = enrich.integrations.sglang:integration", "builtin = enrich.patterns",
@@ -56,6 +58,10 @@ def test_fresh_install_gives_a_working_command(fresh_venv):
     assert (out.returncode, out.stdout, out.stderr) == (0, "enrich 0.1.0\n", "")
     out = in_venv(fresh_venv, "enrich", "explain", "sglang/attn-tp-kv-heads")
     assert out.returncode == 0 and out.stdout.startswith("sglang/attn-tp-kv-heads: ")
+    log = fresh_venv.parent / "crash.log"                      # the log reader ships too
+    log.write_text("RuntimeError: CUDA error: device-side assert triggered\n")
+    out = in_venv(fresh_venv, "enrich", "explain", str(log))
+    assert out.returncode == 1 and "[torch/cuda-device-assert]" in out.stdout, out.stderr   # 1: errors found
 
 
 CHECK = "import sys; print('enrich' in sys.modules, sys.excepthook.__module__)"
