@@ -40,50 +40,40 @@ def test_load_state_dict_names_the_projections_and_their_head_counts():
     assert "v_proj (2 tensors)" in first
 
 
-def test_triton_compilation_error_on_cpu_names_the_cause(tmp_path, monkeypatch):
+def compile_failing_kernel(tmp_path, monkeypatch, name: str, store: str):
+    """Compile, on CPU, a one-line kernel whose store line is ``store``; the CompilationError."""
     triton = pytest.importorskip("triton")
     from triton.backends.compiler import GPUTarget
 
-    (tmp_path / "kernels_under_test.py").write_text(
+    (tmp_path / f"{name}_module.py").write_text(
         "import triton, triton.language as tl\n"
         "@triton.jit\n"
-        "def scale_kernel(x_ptr, n, BLOCK: tl.constexpr):\n"
+        f"def {name}(x_ptr, n, BLOCK: tl.constexpr):\n"
         "    offs = tl.arange(0, BLOCK)\n"
-        "    tl.store(x_ptr + offs, tl.load(x_ptr + offs) * scale_factor, mask=offs < n)\n")
+        f"    {store}\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    from kernels_under_test import scale_kernel
-
-    source = triton.compiler.ASTSource(fn=scale_kernel, signature={"x_ptr": "*fp32", "n": "i32"},
-                                       constexprs={"BLOCK": 128})
+    kernel = getattr(__import__(f"{name}_module"), name)
+    source = triton.compiler.ASTSource(fn=kernel, signature={"x_ptr": "*fp32", "n": "i32"}, constexprs={"BLOCK": 128})
     with pytest.raises(triton.compiler.errors.CompilationError) as info:
         triton.compile(source, target=GPUTarget("cuda", 90, 32))   # the front end runs without a GPU
-    exc = info.value
+    return info.value
+
+
+def test_triton_compilation_error_on_cpu_names_the_cause(tmp_path, monkeypatch):
+    exc = compile_failing_kernel(tmp_path, monkeypatch, "scale_kernel",
+                                 "tl.store(x_ptr + offs, tl.load(x_ptr + offs) * scale_factor, mask=offs < n)")
     assert exc._enrich["mechanism"] == "entrypoint:triton.compile"
     assert note_of(exc).splitlines()[0] == ("[triton/compilation-error] Triton failed to compile kernel scale_kernel "
                                             "for sm_90: NameError('scale_factor is not defined')")
 
 
-
 def test_triton_type_error_is_known_live_and_as_pasted(tmp_path, monkeypatch):
-    triton = pytest.importorskip("triton")
-    from triton.backends.compiler import GPUTarget
     from enrich.logs import findings
 
-    (tmp_path / "typed_kernels.py").write_text(
-        "import triton, triton.language as tl\n"
-        "@triton.jit\n"
-        "def offset_kernel(x_ptr, n, BLOCK: tl.constexpr):\n"
-        "    offs = tl.arange(0, BLOCK)\n"
-        "    tl.store(x_ptr + offs * 0.5, tl.load(x_ptr + offs), mask=offs < n)\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    from typed_kernels import offset_kernel
-
-    source = triton.compiler.ASTSource(fn=offset_kernel, signature={"x_ptr": "*fp32", "n": "i32"},
-                                       constexprs={"BLOCK": 128})
-    with pytest.raises(triton.compiler.errors.CompilationError) as info:
-        triton.compile(source, target=GPUTarget("cuda", 90, 32))
+    exc = compile_failing_kernel(tmp_path, monkeypatch, "offset_kernel",
+                                 "tl.store(x_ptr + offs * 0.5, tl.load(x_ptr + offs), mask=offs < n)")
     cause = "IncompatibleTypeErrorImpl('invalid operands of type pointer<fp32> and triton.language.float32')"
-    assert note_of(info.value).splitlines()[0] == (
+    assert note_of(exc).splitlines()[0] == (
         "[triton/incompatible-operand-types] Triton kernel offset_kernel combines operands of type pointer<fp32> "
         "and triton.language.float32, which Triton does not allow.")
     # what users paste: the caret's last line alone, or the type error as an issue's title
@@ -91,6 +81,7 @@ def test_triton_type_error_is_known_live_and_as_pasted(tmp_path, monkeypatch):
         [found] = findings(io.StringIO(text))
         assert found.id == "triton/incompatible-operand-types", text
     assert "pointer<fp32> and triton.language.float32" in findings(io.StringIO(cause))[0].summary
+
 
 @pytest.fixture
 def tiny_mlx_llama(tmp_path):
