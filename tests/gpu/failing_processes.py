@@ -1,0 +1,252 @@
+"""Record the output of real failing processes on a CUDA machine, for the log reader.
+
+Each scenario is a script run as its own process (alone, under torchrun, or under
+torch.multiprocessing), without enrich, its stdout and stderr captured together as a terminal or a
+container log would show them. ``expect`` is the catalog entry the log should be explained by,
+written before the first recording. Usage (on the GPU machine):
+
+    python tests/gpu/failing_processes.py OUT.json [NAME ...]
+
+The recordings live in tests/fixtures/processes/ (one .log each, labels in labels.json).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Scenario:
+    name: str
+    expect: list[str]
+    script: str
+    launcher: str = "python"          # python | torchrun1 | torchrun2
+    env: dict[str, str] = field(default_factory=dict)
+    hold_port: bool = False           # a listener holds the rendezvous port first
+
+
+TRITON_POKE = """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def poke(x_ptr, offset):
+    tl.store(x_ptr + offset, 1.0)
+
+x = torch.zeros(16, device="cuda")
+poke[(1,)](x, 2**40)
+torch.cuda.synchronize()
+"""
+
+SCENARIOS = [
+    Scenario("cuda-oom-alloc", ["torch/cuda-oom"], """
+        import torch
+        total = torch.cuda.get_device_properties(0).total_memory
+        weights = torch.empty(int(total * 0.8), dtype=torch.uint8, device="cuda")
+        activations = torch.empty(int(total * 0.3), dtype=torch.uint8, device="cuda")
+    """),
+    Scenario("cuda-oom-torchrun", ["torch/cuda-oom"], """
+        import os, torch
+        torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
+        x = torch.randn(200_000, 200_000, device="cuda")
+    """, launcher="torchrun1"),
+    Scenario("device-assert-embedding", ["torch/cuda-device-assert"], """
+        import torch
+        embedding = torch.nn.Embedding(32000, 64).cuda()
+        token_ids = torch.tensor([[1, 31999, 32005]], device="cuda")   # an added token past the vocabulary
+        hidden = embedding(token_ids)
+        print(hidden.sum().item())
+    """),
+    Scenario("device-assert-multinomial", ["torch/cuda-device-assert"], """
+        import torch
+        logits = torch.tensor([[1.0, float("nan"), 0.5]], device="cuda")
+        probs = torch.softmax(logits, dim=-1)
+        next_token = torch.multinomial(probs, 1)
+        print(next_token.item())
+    """),
+    Scenario("illegal-address-triton", ["torch/cuda-illegal-address"], TRITON_POKE),
+    Scenario("invalid-device-ordinal", ["torch/cuda-invalid-device"], """
+        import torch
+        torch.cuda.set_device(3)
+        torch.zeros(1, device="cuda")
+    """),
+    Scenario("triton-shared-memory", ["triton/oor-shared-memory"], """
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def matmul_kernel(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            a = tl.load(a_ptr + offs[:, None] * BLOCK + offs[None, :])
+            b = tl.load(b_ptr + offs[:, None] * BLOCK + offs[None, :])
+            tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], tl.dot(a, b))
+
+        a, b = torch.randn(512, 512, device="cuda"), torch.randn(512, 512, device="cuda")
+        matmul_kernel[(1,)](a, b, torch.empty_like(a), BLOCK=512, num_stages=4)
+    """),
+    Scenario("triton-compilation-error", ["triton/compilation-error"], """
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def scale_kernel(x_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(x_ptr + offs, tl.load(x_ptr + offs) * scale_factor, mask=offs < n)
+
+        x = torch.ones(64, device="cuda")
+        scale_kernel[(1,)](x, 64, BLOCK=64)
+    """),
+    Scenario("sdpa-no-kernel", ["torch/sdpa-no-kernel"], """
+        import torch
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        q = torch.randn(1, 8, 128, 64, device="cuda")          # float32: flash attention takes half types only
+        with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
+            torch.nn.functional.scaled_dot_product_attention(q, q, q)
+    """),
+    Scenario("sdpa-gqa-heads", ["torch/sdpa-gqa-heads"], """
+        import torch
+        q = torch.randn(1, 32, 16, 64, device="cuda", dtype=torch.bfloat16)
+        kv = torch.randn(1, 6, 16, 64, device="cuda", dtype=torch.bfloat16)
+        torch.nn.functional.scaled_dot_product_attention(q, kv, kv, enable_gqa=True)
+    """),
+    Scenario("matmul-bf16-fp16", ["torch/matmul-dtype-mismatch"], """
+        import torch
+        proj = torch.nn.Linear(4096, 4096, bias=False, device="cuda", dtype=torch.float16)
+        hidden = torch.randn(2, 4096, device="cuda", dtype=torch.bfloat16)
+        proj(hidden)
+    """),
+    Scenario("nccl-duplicate-gpu", ["torch/nccl-duplicate-gpu"], """
+        import torch, torch.distributed as dist
+        torch.cuda.set_device(0)                                   # every rank on GPU 0
+        dist.init_process_group("nccl", device_id=torch.device("cuda", 0))
+        t = torch.ones(1, device="cuda")
+        dist.all_reduce(t)
+        torch.cuda.synchronize()
+        dist.destroy_process_group()
+    """, launcher="torchrun2", env={"NCCL_DEBUG": "WARN"}),
+    Scenario("nccl-no-socket-interface", ["torch/nccl-no-socket-interface"], """
+        import os, torch, torch.distributed as dist
+        torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
+        dist.init_process_group("nccl")
+        t = torch.ones(1, device="cuda")
+        dist.all_reduce(t)
+        torch.cuda.synchronize()
+    """, launcher="torchrun1", env={"NCCL_SOCKET_IFNAME": "ib7", "NCCL_DEBUG": "WARN"}),
+    Scenario("tcpstore-port-in-use", ["torch/tcpstore-port-in-use"], """
+        import os, torch, torch.distributed as dist
+        dist.init_process_group("nccl")
+    """, launcher="torchrun1", hold_port=True),
+    Scenario("tcpstore-clients-timeout", ["torch/tcpstore-clients-timeout"], """
+        import datetime, torch, torch.distributed as dist
+        torch.cuda.set_device(0)
+        dist.init_process_group("nccl", init_method="tcp://127.0.0.1:29611", world_size=2, rank=0,
+                                timeout=datetime.timedelta(seconds=15))
+    """),
+    Scenario("tcpstore-connect-timeout", ["torch/tcpstore-connect-timeout"], """
+        import datetime, torch, torch.distributed as dist
+        torch.cuda.set_device(0)
+        dist.init_process_group("nccl", init_method="tcp://127.0.0.1:29612", world_size=2, rank=1,
+                                timeout=datetime.timedelta(seconds=15))
+    """),
+    Scenario("spawn-child-oom", ["torch/cuda-oom"], """
+        import torch, torch.multiprocessing as mp
+
+        def load_shard(rank):
+            torch.cuda.set_device(rank)
+            total = torch.cuda.get_device_properties(rank).total_memory
+            torch.empty(int(total * 1.2), dtype=torch.uint8, device="cuda")
+
+        if __name__ == "__main__":
+            mp.spawn(load_shard, nprocs=1)
+    """),
+    Scenario("cuda-forked-subprocess", ["torch/cuda-forked-subprocess"], """
+        import multiprocessing as mp, torch
+
+        def worker(_):
+            return torch.ones(1, device="cuda").item()
+
+        if __name__ == "__main__":
+            torch.zeros(1, device="cuda")
+            with mp.get_context("fork").Pool(1) as pool:
+                print(pool.map(worker, [0]))
+    """),
+    Scenario("torchrun-sigkill", ["process/killed"], """
+        import os, signal, torch
+        torch.zeros(1, device="cuda")
+        os.kill(os.getpid(), signal.SIGKILL)
+    """, launcher="torchrun1"),
+    Scenario("torchrun-segfault", ["process/segfault"], """
+        import ctypes, torch
+        torch.zeros(1, device="cuda")
+        ctypes.string_at(0)
+    """, launcher="torchrun1"),
+]
+
+LAUNCHERS = {
+    "python": lambda script, port: [sys.executable, script],
+    "torchrun1": lambda script, port: [sys.executable, "-m", "torch.distributed.run", "--nnodes", "1",
+                                       "--nproc-per-node", "1", "--master-addr", "127.0.0.1",
+                                       "--master-port", str(port), script],
+    "torchrun2": lambda script, port: [sys.executable, "-m", "torch.distributed.run", "--nnodes", "1",
+                                       "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
+                                       "--master-port", str(port), script],
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def record(scenario: Scenario, folder: Path) -> dict:
+    script = folder / f"{scenario.name.replace('-', '_')}.py"
+    script.write_text(textwrap.dedent(scenario.script).lstrip())
+    port = free_port()
+    holder = None
+    if scenario.hold_port:
+        holder = socket.socket()
+        holder.bind(("0.0.0.0", port))
+        holder.listen()
+    env = {**os.environ, **scenario.env, "PYTHONUNBUFFERED": "1"}
+    start = time.monotonic()
+    try:
+        done = subprocess.run(LAUNCHERS[scenario.launcher](str(script), port), cwd=folder, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=180)
+        output, status = done.stdout.decode("utf-8", "replace"), done.returncode
+    except subprocess.TimeoutExpired as exc:
+        output, status = (exc.stdout or b"").decode("utf-8", "replace") + "\n<timed out>\n", None
+    finally:
+        if holder:
+            holder.close()
+    return {"name": scenario.name, "expect": scenario.expect, "launcher": scenario.launcher,
+            "env": scenario.env, "script": script.read_text(), "exit_status": status,
+            "seconds": round(time.monotonic() - start, 1), "output": output}
+
+
+def main() -> None:
+    import torch
+    import triton
+    wanted = set(sys.argv[2:])
+    machine = {"torch": torch.__version__, "triton": triton.__version__, "cuda": torch.version.cuda,
+               "gpu": torch.cuda.get_device_name(0), "nccl": ".".join(map(str, torch.cuda.nccl.version())),
+               "python": platform.python_version()}
+    records = []
+    with tempfile.TemporaryDirectory(prefix="failing-") as tmp:
+        for scenario in SCENARIOS:
+            if wanted and scenario.name not in wanted:
+                continue
+            records.append(record(scenario, Path(tmp)))
+            print(f"{scenario.name}: exit {records[-1]['exit_status']} in {records[-1]['seconds']} s", flush=True)
+    Path(sys.argv[1]).write_text(json.dumps({"machine": machine, "records": records}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
