@@ -21,7 +21,7 @@ from enrich.logs.paste import BOX, TRACEBACK, rich_line, split_collapsed
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
                   r"|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m")          # the last: ESC lost in a paste
 LEVELS = ("DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "NOTICE", "TRACE")
-TIME = (r"(?:\d{4}[-/]\d\d[-/]\d\d[T -]|\d\d[-/]\d\d[ T]|[A-Z][a-z]{2} [ \d]\d )?"
+TIME = (r"(?:\d{4}[-/]\d\d[-/]\d\d[T -]|\d\d[-/]\d\d[-/]\d{4}[-T ]|\d\d[-/]\d\d[ T]|[A-Z][a-z]{2} [ \d]\d )?"
         r"\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?(?: ?(?:UTC|GMT))?")
 TOKEN = re.compile(
     rf"(?P<time>{TIME})(?![\w:])"

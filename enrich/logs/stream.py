@@ -13,7 +13,7 @@ from enrich.logs.reader import Parser, TextException
 # installed, else each with str.find, which runs far faster than one regex alternation.
 TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
             'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
-            "exitcode")
+            "exitcode", "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 BLOCK = 1 << 22
 
 
@@ -95,7 +95,10 @@ def _trigger_positions(text: str) -> list[int]:
             hits.append(chars)
         return hits
     hits = []
+    ascii_only = text.isascii()
     for word in TRIGGERS:
+        if ascii_only and not word.isascii():
+            continue
         at = text.find(word)
         while at >= 0:
             hits.append(at)
