@@ -117,14 +117,29 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
 
 
 def _claimed_elsewhere(entry: Entry, facts: Facts) -> bool:
-    """The error was raised at a site the entry names as not its own (the same words from other code)."""
+    """The error was raised at a site the entry names as not its own, or by a raise statement in
+    a package none of its sites belong to (the same words from other code: ColossalAI's divide)."""
     frame = facts.raise_frame
-    if not entry.not_sites or frame is None:
+    if frame is None:
+        return False
+    if entry.sites and _raised_by_another_package(entry, frame):
+        return True
+    if not entry.not_sites:
         return False
     if frame.textual:
         module, _, function = frame.site.partition(":")
         return any(_text_site_matches(pattern, module, function) for pattern in entry.not_sites)
     return any(_site_matches(pattern, frame.site) for pattern in entry.not_sites)
+
+
+def _raised_by_another_package(entry: Entry, frame: Frame) -> bool:
+    """The frame raised the error itself (a raise or assert statement, not a call into native
+    code) in a package that none of the entry's sites is in."""
+    module = frame.site.partition(":")[0]
+    if "." not in module or not (frame.source or "").lstrip().startswith(("raise ", "assert ")):
+        return False
+    owners = {site.partition(":")[0].split(".", 1)[0] for site in entry.sites}
+    return "*" not in owners and module.split(".", 1)[0] not in owners
 
 
 def _version_ok(entry: Entry) -> bool:

@@ -13,6 +13,7 @@ import re
 MIN_LITERAL = 12          # letters and digits of fixed text the matched prefix must demand
 MIN_LITERAL_BEFORE_WILDCARD = 40
 MIN_TEXT = 16
+CUT_MARK = re.compile(r"(?:\.{2,}|…)+$")
 BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
 _PREFIXES: dict[tuple[str, int], list[re.Pattern]] = {}
 ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
@@ -78,13 +79,15 @@ def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
     return found
 
 
-def cut_match(pattern: re.Pattern, text: str) -> re.Match | None:
+def cut_match(pattern: re.Pattern, text: str, sentence: bool = False) -> re.Match | None:
     """A match of the whole ``text`` by a proper prefix of ``pattern``: the text is the start of
-    a message the pattern describes, cut short."""
+    a message the pattern describes, cut short. ``sentence``: the text is a sentence someone
+    wrote (a title cut before its own words), whose full stop may be theirs."""
     text = text.rstrip(" `'\"*")
     if len(text) < MIN_TEXT:
         return None
-    bare = text.rstrip(".…")
+    # "..." says it was cut; in a line a process printed, a full stop says the message ended
+    bare = text.rstrip(".…") if sentence else CUT_MARK.sub("", text)
     for prefix in prefixes(pattern):
         m = prefix.fullmatch(text) or (prefix.fullmatch(bare) if bare != text else None)
         if m is not None:

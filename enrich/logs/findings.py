@@ -157,7 +157,7 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         previous = at
         if mention.entry_id in known:    # the error as printed says it already
             continue
-        if mention.partial and _printed_whole(mention, items):
+        if (mention.partial and _printed_whole(mention, items)) or _raised_elsewhere(mention, items):
             continue
         if mention.entry_id in out:
             out[mention.entry_id].count += 1
@@ -183,6 +183,14 @@ def _printed_whole(mention: Mention, items: list[Finding]) -> bool:
     start = mention.text.rstrip(" .…`'\"")
     return len(start) >= 16 and any(f.kind != "mention" and f.id != mention.entry_id
                                     and f.message.startswith(start) and len(f.message) > len(start) for f in items)
+
+
+def _raised_elsewhere(mention: Mention, items: list[Finding]) -> bool:
+    """The quoted message is that of an error the text printed with its raise frame, which the
+    entry did not claim: the frame said the words came from other code."""
+    quoted = mention.text.strip()
+    return any(f.kind == "exception" and f.site and f.id != mention.entry_id and quoted in f.message
+               for f in items)
 
 
 def _complete_cut(items: list[Finding], catalog: Catalog) -> None:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_words, captured
+from enrich.catalog.regex import WORD, alternative_words, captured, literal_runs
 from enrich.logs.cut import branches, cut_match
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
@@ -22,6 +22,7 @@ SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 TITLE_STARTS = re.compile(r"\] +|: +")
 MAX_LINE = 2000
+MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on
 LEAD_WORDS = 4        # a retyped message cut short must still hold its first words
 # "^(?:Error(s) in loading ...:\n)?\s*(?:size mismatch ...": the optional group, blanks and group
 # openings before the first word a message may start with
@@ -152,17 +153,22 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
         m = cut_match(entry.message, line)
         if m is not None and not entry.require_site:
             return [Mention(number, entry.id, line, captured(m), True)]
+    dropped = {}                 # a shortened title -> the words it dropped
     if line.startswith("# "):
         title = line[2:]
         starts = [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
-        spans += starts + [short for start in starts for short in _without_last_words(start)]
+        spans += starts
+        for start in starts:
+            for short in _without_last_words(start):
+                spans.append(short)
+                dropped[short] = start[len(short):]
     for span in spans:
         if len(span) < 16:
             continue
         matched = {}
         for entry in word_candidates(catalog, span):
-            m = cut_match(entry.message, span)
-            if m is not None:
+            m = cut_match(entry.message, span, sentence=span in dropped)
+            if m is not None and not _goes_on_otherwise(entry.message, span, dropped.get(span, "")):
                 matched[entry.id] = (entry, m)
         if len(matched) == 1:          # the start of one message only, not of several
             [(entry, m)] = matched.values()
@@ -172,11 +178,20 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
     return []
 
 
+def _goes_on_otherwise(pattern: re.Pattern, start: str, rest: str) -> bool:
+    """A title whose dropped words go on with the rest of the message ("Value 'sm_30' is not
+    defined for option ...") quotes all of it: a whole message the pattern did not match."""
+    return bool(rest) and any(len(run) >= MIN_RUN and run in rest and run not in start
+                              for run in (r.replace("\0", "").strip() for r in literal_runs(pattern)))
+
+
 def _without_last_words(title: str, most: int = 8) -> list[str]:
     """A title that quotes a message's start and goes on in its own words ("... memory error on
-    Qwen3"): the title with its last words dropped, one at a time."""
+    Qwen3"): the title with its last words dropped, one at a time, never back over a colon and
+    the word after it ("failed: Invalid Resource" is the message's own reason, not a comment)."""
     words = title.split(" ")
-    return [" ".join(words[:n]) for n in range(len(words) - 1, max(len(words) - 1 - most, 0), -1)]
+    keep = max((i + 2 for i, word in enumerate(words[:-1]) if word.endswith(":")), default=1)
+    return [" ".join(words[:n]) for n in range(len(words) - 1, max(len(words) - 1 - most, keep - 1), -1)]
 
 
 @per_catalog

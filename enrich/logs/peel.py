@@ -52,6 +52,10 @@ REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
 QUOTE = re.compile(r"^(?:>(?!>) ?)+")
 PYTEST = re.compile(r"^E(?P<pad> +|$)")
 WORD = re.compile(r"^[A-Za-z][\w.-]*$")
+# a CJK input method's full-width letters and punctuation ("NCCL error：unhandled") as ASCII; the
+# width of "：" and "，" was their space
+FULL_WIDTH = {0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20}
+FULL_WIDTH_PAUSE = re.compile("[\uff01\uff0c\uff1a\uff1b\uff1f] ?")
 NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|terminate called|[A-Z]\w*(?:Error|Exception|Warning)\b)")
 
 
@@ -192,6 +196,8 @@ class Peeler:
         if decoded is None:
             return []
         text, outer = decoded
+        if not text.isascii():
+            text = FULL_WIDTH_PAUSE.sub(lambda m: chr(ord(m.group()[0]) - 0xFEE0) + " ", text).translate(FULL_WIDTH)
         content, streams, level, repeats = self.content(text, neighbours[1:2])
         if outer and not streams and not content.strip():
             return [Line(number, "", outer, level, True)]

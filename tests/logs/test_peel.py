@@ -49,6 +49,9 @@ FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_work
     # torch.compile's glog lines, indented as a block
     ("   E1004 21:11:19.113000 467163 torch/_inductor/runtime/triton_heuristics.py:817] [0/0] "
      "triton.compiler.errors.CompilationError: at 18:23:", "", "triton.compiler.errors.CompilationError: at 18:23:"),
+    # a logging format with the date written month first ("%m-%d-%Y-%H:%M:%S")
+    (f"(Worker_TP7 pid=380351) ERROR 04-28-2026-15:50:31.931 [multiproc_executor.py:706] {FRAME}",
+     "Worker_TP7 pid=380351", FRAME),
     # progress bars overwritten with carriage returns
     ("progress 10%\rprogress 100%\rValueError: after bars", "", "ValueError: after bars"),
 ])

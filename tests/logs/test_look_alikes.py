@@ -1,0 +1,87 @@
+"""Text that looks like a catalog message and is not its error, and text that is, though it does
+not look it: the same words from other code, a title that quotes a different message, a line
+that ended, full-width punctuation, a launcher's summary of a signal."""
+
+import io
+
+from enrich.logs import findings
+
+
+def ids(text: str) -> list[str]:
+    return [f.id for f in findings(io.StringIO(text)) if f.id]
+
+
+COLOSSAL = '''# [BUG]: AssertionError: 96 is not divisible by 64
+
+Traceback (most recent call last):
+  File "/opt/conda/lib/python3.8/site-packages/titans/layer/attention/gpt_attention.py", line 49, in forward
+    all_head_size = divide(self.hidden_size, self.num_heads)
+  File "/opt/conda/lib/python3.8/site-packages/colossalai/nn/layer/utils/common.py", line 52, in divide
+    assert numerator % denominator == 0, \\
+AssertionError: 96 is not divisible by 64
+'''
+
+
+def test_an_assert_with_the_same_words_in_another_package_is_not_the_entrys():
+    """sglang's divide asserts "N is not divisible by M"; so does ColossalAI's: its raise frame says whose."""
+    assert ids(COLOSSAL) == []
+    sglang = COLOSSAL.replace("colossalai/nn/layer/utils/common.py", "sglang/srt/distributed/utils.py")
+    assert ids(sglang) == ["sglang/not-divisible"]
+
+
+def test_a_title_that_quotes_another_message_whole_is_not_cut_to_fit():
+    assert ids("# ptxas fatal : Value 'sm_30' is not defined for option 'gpu-name'\n\nnvcc -arch=sm_30 x.cu\n") == []
+    assert ids("# ptxas fatal : Value 'sm_121a' is not defined for option 'gpu-name'\n") == ["triton/ptxas-unknown-arch"]
+
+
+def test_a_title_is_not_shortened_back_over_the_reason_after_a_colon():
+    other = ("# libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] "
+             "Command buffer execution failed: Invalid Resource (00000009:kIOGPUCommandBufferCallbackErrorInvalidResource)\n")
+    assert ids(other) == []
+    assert ids("# [METAL] Command buffer execution failed: Insufficient Memory on an M2 with 16 GB\n") == \
+        ["mlx/metal-command-buffer-oom"]
+
+
+def test_a_line_that_ended_with_a_full_stop_is_not_a_cut_message():
+    """vLLM logs the free memory it found at start-up; only "... on startup is less than ..." is the error."""
+    assert ids("```\nFree memory on device (110.37/121.69 GiB) on startup.\nDesired GPU memory utilization is (0.87, 105.87 GiB).\n```\n") == []
+    assert ids("Free memory on device (110.37/121.69 GiB) on startup...\n") == ["vllm/startup-free-memory"]
+
+
+def test_full_width_punctuation_reads_as_ascii():
+    assert ids("# [Bug]: about NCCL error：unhandled system error\n") == ["torch/nccl-system-error"]
+
+
+def test_torchrun_summary_of_a_child_killed_by_a_signal():
+    summary = '''torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+============================================================
+serve.py FAILED
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-12-03_21:52:30
+  host      : node-3
+  rank      : 0 (local_rank: 0)
+  exitcode  : {code} (pid: 1017)
+  error_file: <N/A>
+  traceback : Signal {signal} ({name}) received by PID 1017
+============================================================
+'''
+    assert ids(summary.format(code=-9, signal=9, name="SIGKILL")) == ["process/killed"]
+    assert ids(summary.format(code=-11, signal=11, name="SIGSEGV")) == ["process/segfault"]
+    assert ids(summary.format(code=-6, signal=6, name="SIGABRT")) == ["process/native-abort"]
+    assert ids(summary.format(code=-15, signal=15, name="SIGTERM")) == []
+
+
+def test_mlx_vlm_copy_of_the_no_safetensors_check():
+    text = '''ERROR:root:No safetensors found in /Users/me/.cache/huggingface/hub/models--x--vila/snapshots/ab33
+Traceback (most recent call last):
+  File "/Users/me/envs/mlx/lib/python3.12/site-packages/mlx_vlm/generate.py", line 69, in main
+    model, processor = load(args.model)
+  File "/Users/me/envs/mlx/lib/python3.12/site-packages/mlx_vlm/utils.py", line 121, in load_model
+    raise FileNotFoundError(message)
+FileNotFoundError: 
+No safetensors found in /Users/me/.cache/huggingface/hub/models--x--vila/snapshots/ab33
+Create safetensors using the following code:
+'''
+    assert ids(text) == ["mlx-lm/no-safetensors"]
