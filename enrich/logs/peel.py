@@ -160,8 +160,8 @@ def repeated_prefix(text: str, neighbours: list[str]) -> int:
             or not any(c in first for c in "-_/.=@:0123456789")):
         return 0
     candidates = [(len(first) + 1, True)]     # (end, whether neighbours may differ in digits)
-    if (len(words) == 3 and WORD.match(words[1]) and _token(text, len(first) + 1, False) is None
-            and not NOT_PREFIX.match(text[len(first) + 1:])):     # a tag and a word, not a tag and content
+    if (len(words) == 3 and len(words[1]) > 1 and WORD.match(words[1]) and _token(text, len(first) + 1, False) is None
+            and not NOT_PREFIX.match(text[len(first) + 1:])):     # a tag and a word (not pytest's lone E), not a tag and content
         candidates.insert(0, (len(first) + len(words[1]) + 2, False))
     for end, by_shape in candidates:
         head = text[:end]
@@ -211,7 +211,8 @@ class Peeler:
                 streams.append(content[:shared - 1])
                 content, more, inner_level = unwrap(content[shared:])
                 streams, level = streams + more, inner_level or level
-        content, more, inner_level = self.inner(content)
+        following = others[1] if len(others) > 1 else ""      # the next line, its tags peeled
+        content, more, inner_level = self.inner(content, following)
         streams, level = streams + more, inner_level or level
         stream = " ".join(([outer] if outer else []) + streams)
         clean = ANSI.sub("", text) if "\x1b" in text or "[" in text else text
@@ -239,14 +240,16 @@ class Peeler:
         content, streams, level = unwrap(text)
         return content, streams, level, repeats
 
-    def inner(self, content: str) -> tuple[str, list[str], str]:
+    def inner(self, content: str, following: str = "") -> tuple[str, list[str], str]:
         """Paste damage inside the prefixes: quotes and pytest's column of prefixed lines, rich's
-        boxes, code fences."""
+        boxes, code fences. ``following``: the next line inside the same prefixes, if known."""
         streams, level = [], ""
         if content[:1] == ">" and QUOTE.match(content):
             content, streams, level = unwrap(QUOTE.sub("", content, count=1))
         elif content[:1] == "E" and PYTEST.match(content):
-            content, streams, level = unwrap(self._pytest(content, "inner"))
+            content, streams, level = unwrap(self._pytest(content, "inner", following))
+        else:
+            self.pads["inner"] = None        # the column ended
         if content[:1] in BOX:
             content = rich_line(content)
         elif content.lstrip()[:3] in ("```", "~~~"):
