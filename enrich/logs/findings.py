@@ -20,6 +20,7 @@ from enrich.logs.stream import scan
 from enrich.redact import redact_text
 
 NEAR = 6             # lines between a message and the traceback printed after it
+AGAIN = 80           # lines within which a cut traceback may be printed again, whole
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # an error that says another one, printed before it, is the real one
@@ -27,7 +28,7 @@ REFERS_ABOVE = re.compile(r"(?i)(?:see|check)\b[^.]{0,40}\babove\b|root cause ab
                           r"|hit an exception|encountered (?:a fatal error|an issue)|died unexpectedly")
 # exceptions that carry another process's error
 CARRIERS = frozenset({"ProcessRaisedException", "ProcessExitedException", "RayTaskError", "RayActorError",
-                      "EngineDeadError", "BrokenProcessPool", "_RemoteTraceback", "ChildFailedError"})
+                      "EngineDeadError", "BrokenProcessPool", "_RemoteTraceback", "RemoteTraceback", "ChildFailedError"})
 
 
 @dataclass
@@ -104,6 +105,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
         if exc.stream and exc.stream not in finding.streams:
             finding.streams.append(exc.stream)
     _explained_later(found, finding_of)
+    _printed_again(found, finding_of)
     items = [f for f in items if f.kind != "warning" or f.id]   # a native warning matters when known
     items += _mentioned(quoted, catalog, items, order or {})
     _disown(items, found, catalog)
@@ -125,6 +127,24 @@ def _explained_later(found: list[TextException], finding_of: dict[int, Finding])
         early, later = finding_of[id(exc)], finding_of[id(exc.led_to)]
         if later.id and not later.wrapper and not early.id and early is not later:
             later.root_cause, early.root_cause = True, False
+
+
+def _printed_again(found: list[TextException], finding_of: dict[int, Finding]) -> None:
+    """A traceback cut before its message, whose frames a traceback printed soon after (by
+    another rank writing the same one in step, or the same one printed whole) also holds, where
+    that one is known: a piece of it, not an error of its own."""
+    for n, exc in enumerate(found):
+        cut = finding_of[id(exc)]
+        if exc.kind != "exception" or exc.message.strip() or cut.id or not cut.root_cause:
+            continue
+        sites = {(f.module, f.qualname) for f in exc.frames}
+        for later in found[n + 1:]:
+            if later.line - exc.line > AGAIN:
+                break
+            whole = finding_of[id(later)]
+            if whole.id and later.message and sites <= {(f.module, f.qualname) for f in later.frames}:
+                cut.root_cause = False
+                break
 
 
 def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) -> None:

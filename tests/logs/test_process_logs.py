@@ -14,14 +14,17 @@ PROCESSES = Path(__file__).parents[1] / "fixtures" / "processes"
 LABELS = json.loads((PROCESSES / "labels.json").read_text(encoding="utf-8"))
 
 
-def root_ids(name: str) -> list[str]:
+def roots(name: str):
     with open(PROCESSES / name, encoding="utf-8", errors="replace") as stream:
-        return sorted({f.id for f in findings(stream) if f.id})
+        return findings(stream)
 
 
 @pytest.mark.parametrize("log", LABELS["logs"], ids=[log["file"] for log in LABELS["logs"]])
 def test_a_real_failing_process_is_explained_by_its_entry(log):
-    assert root_ids(log["file"]) == sorted(log["expect"])
+    found = roots(log["file"])
+    assert sorted({f.id for f in found if f.id}) == sorted(log["expect"])
+    if log["launcher"] != "torchrun2":     # two ranks writing one traceback in step leave pieces of it
+        assert len(found) == len(log["expect"]), [(f.exception, f.message[:80]) for f in found]
 
 
 def test_every_recording_is_labelled_and_every_label_recorded():
