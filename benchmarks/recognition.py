@@ -11,7 +11,8 @@ yield as root causes ([] for a negative). A row counts as
   wrong           a positive with a root-cause ID that is not expected
   claimed         a negative with any root-cause ID
 The real logs of tests/fixtures/logs (SOURCES.json) are scored apart: their labels are the
-exception and message of each finding, compared as written.
+exception and message of each finding, compared as written. So are the failing processes recorded
+on a GPU (tests/fixtures/processes): the entry each should give, and one finding per root cause.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fixtures" / "corpus"
 LOGS = ROOT / "tests" / "fixtures" / "logs"
+PROCESSES = ROOT / "tests" / "fixtures" / "processes"
 SPLITS = ("dev", "test", "all")
 
 
@@ -211,6 +213,35 @@ def print_sources(result: dict, show_misses: bool) -> None:
             print(f"  {m['file']}: {m['why']}: {m['expected']['exception']}: {m['expected']['message'][:100]}")
 
 
+# --- real failing processes recorded on a GPU (tests/fixtures/processes) ---------------------------
+
+def score_processes() -> dict:
+    """Each recording's root-cause IDs against the entry written down before it was recorded,
+    and how many root findings it gives (one per expected entry is right)."""
+    labels = json.loads((PROCESSES / "labels.json").read_text(encoding="utf-8"))
+    rows = []
+    for log in labels["logs"]:
+        found = [f for f in read_log((PROCESSES / log["file"]).read_text(encoding="utf-8")) if f.root_cause]
+        rows.append({"file": log["file"], "expect": log["expect"], "got": sorted({f.id for f in found if f.id}),
+                     "roots": len(found)})
+    right = sum(sorted(r["expect"]) == r["got"] for r in rows)
+    single = sum(r["roots"] == len(r["expect"]) for r in rows)
+    return {"machine": labels["machine"], "recordings": len(rows), "right": right, "one_finding_per_root": single,
+            "rows": rows}
+
+
+def print_processes(result: dict, show_misses: bool) -> None:
+    m = result["machine"]
+    print(f"\n[tests/fixtures/processes: real failing processes on an {m['gpu']} (torch {m['torch']}, "
+          f"triton {m['triton']}, NCCL {m['nccl']})]")
+    print(f"recordings {result['recordings']}, root entry right {result['right']}, "
+          f"one finding per root {result['one_finding_per_root']}")
+    if show_misses:
+        for r in result["rows"]:
+            if sorted(r["expect"]) != r["got"] or r["roots"] != len(r["expect"]):
+                print(f"  {r['file']}: expected {r['expect']}, got {r['got']} in {r['roots']} root findings")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", help="score one family folder only")
@@ -226,8 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = [score_row(row) for row in rows]
     result = summary(outcomes)
     sources = None if args.family else score_sources()
+    processes = None if args.family else score_processes()
     if args.json:
-        report = {"corpus": result, "fixture_logs": sources}
+        report = {"corpus": result, "fixture_logs": sources, "processes": processes}
         if args.show_misses:
             report["rows"] = [{"family": o.row["family"], "file": o.row["file"], "split": o.row["split"],
                                "expect": o.row["expect"], "got": o.got, "not_root": o.others,
@@ -239,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         print_misses(outcomes)
     if sources is not None:
         print_sources(sources, args.show_misses)
+        print_processes(processes, args.show_misses)
     return 0
 
 
