@@ -136,10 +136,10 @@ def _raised_by_another_package(entry: Entry, frame: Frame) -> bool:
     """The frame raised the error itself (a raise or assert statement, not a call into native
     code) in a package that none of the entry's sites is in."""
     module = frame.site.partition(":")[0]
-    if "." not in module or not (frame.source or "").lstrip().startswith(("raise ", "assert ")):
+    owners = entry.site_packages
+    if "." not in module or "*" in owners or module.split(".", 1)[0] in owners:
         return False
-    owners = {site.partition(":")[0].split(".", 1)[0] for site in entry.sites}
-    return "*" not in owners and module.split(".", 1)[0] not in owners
+    return (frame.source or "").lstrip().startswith(("raise ", "assert "))
 
 
 def _version_ok(entry: Entry) -> bool:

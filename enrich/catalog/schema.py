@@ -90,6 +90,11 @@ class Entry:
     predict: tuple[Predict, ...] = ()
 
     @functools.cached_property
+    def site_packages(self) -> frozenset[str]:
+        """The top-level packages of the raise sites ("*" for a site in any package)."""
+        return frozenset(site.partition(":")[0].split(".", 1)[0] for site in self.sites)
+
+    @functools.cached_property
     def literal_weight(self) -> int:
         """How much fixed text the message pattern demands: a tie-breaker for specificity."""
         return sum(len(run.replace("\0", "")) for run in literal_runs(self.message)) if self.message else 0

@@ -154,7 +154,7 @@ def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) 
     for f in items:
         if not f.id or f.kind == "exception" or not catalog.entries[f.id].sites:
             continue
-        owner = {site.split(":", 1)[0].split(".", 1)[0] for site in catalog.entries[f.id].sites}
+        owner = catalog.entries[f.id].site_packages
         near = [packages for line, packages in tracebacks if 0 < line - f.line <= NEAR]
         # a sibling shares the owner's family (mlx_audio beside mlx_lm); a package built on the
         # owner itself (mlx_vlm calling mlx's load_weights) is its caller, not a copy
