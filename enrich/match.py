@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import sys
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog, Entry
@@ -137,7 +138,8 @@ def _raised_by_another_package(entry: Entry, frame: Frame) -> bool:
     code) in a package that none of the entry's sites is in."""
     module = frame.site.partition(":")[0]
     owners = entry.site_packages
-    if "." not in module or "*" in owners or module.split(".", 1)[0] in owners:
+    package = module.split(".", 1)[0]
+    if "." not in module or "*" in owners or package in owners or package in sys.stdlib_module_names:
         return False
     return (frame.source or "").lstrip().startswith(("raise ", "assert "))
 
