@@ -325,9 +325,12 @@ def projection_heads(message: Any, model: Any = None) -> str | None:
 
 @helper
 def after_caret(message: Any) -> str | None:
-    """The last line of a Triton CompilationError: the actual error under the caret."""
-    if not isinstance(message, str) or "^" not in message:
+    """The last line of a Triton CompilationError: the actual error under the caret. A one-line
+    message is the front end's own error before it was wrapped: the cause itself."""
+    if not isinstance(message, str) or not message.strip():
         return None
+    if "^" not in message:
+        return message.strip()[:200] if "\n" not in message.strip() else None
     last = [line.strip() for line in message.splitlines() if line.strip()]
     return last[-1][:200] if last and "^" not in last[-1] else None
 

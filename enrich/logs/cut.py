@@ -14,7 +14,7 @@ MIN_LITERAL = 12          # letters and digits of fixed text the matched prefix 
 MIN_LITERAL_BEFORE_WILDCARD = 40
 MIN_TEXT = 16
 CUT_MARK = re.compile(r"(?:\.{2,}|…)+$")
-BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
+BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\[\\([sSwWdD])\\(?!\1)[sSwWdD]\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
 _PREFIXES: dict[tuple[str, int], list[re.Pattern]] = {}
 ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
 
@@ -84,8 +84,8 @@ def cut_match(pattern: re.Pattern, text: str, sentence: bool = False) -> re.Matc
     a message the pattern describes, cut short. ``sentence``: the text is a sentence someone
     wrote (a title cut before its own words), whose full stop may be theirs."""
     text = text.rstrip(" `'\"*")
-    if len(text) < MIN_TEXT:
-        return None
+    if len(text) < MIN_TEXT or not any(c.isspace() for c in text):
+        return None      # short, or one word: a name quoted in prose, not the start of a message
     # "..." says it was cut; in a line a process printed, a full stop says the message ended
     bare = text.rstrip(".…") if sentence else CUT_MARK.sub("", text)
     for prefix in prefixes(pattern):

@@ -22,6 +22,7 @@ from enrich.redact import redact_text
 NEAR = 6             # lines between a message and the traceback printed after it
 AGAIN = 80           # lines within which a cut traceback may be printed again, whole
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
+QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry knows them
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # an error that says another one, printed before it, is the real one
 REFERS_ABOVE = re.compile(r"(?i)(?:see|check)\b[^.]{0,40}\babove\b|root cause above|above for the root cause"
@@ -45,7 +46,8 @@ class Finding:
     root_cause: bool = True
     streams: list[str] = field(default_factory=list)
     site: str = ""
-    kind: str = "exception"        # "log": an error line that is not an exception; "warning": a native warning
+    kind: str = "exception"        # "log": an error line that is not an exception; "warning": a native
+                                   # warning; "diagnostic": a compiler's error line
     wrapper: bool = False          # its catalog entry says it wraps an error found elsewhere
     generic: bool = False          # not in the catalog: the summary states the raise site's condition
     folded: int = 0                # findings folded into this one (shown with all=True)
@@ -106,7 +108,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             finding.streams.append(exc.stream)
     _explained_later(found, finding_of)
     _printed_again(found, finding_of)
-    items = [f for f in items if f.kind != "warning" or f.id]   # a native warning matters when known
+    items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
     items += _mentioned(quoted, catalog, items, order or {})
     _disown(items, found, catalog)
     _complete_cut(items, catalog)

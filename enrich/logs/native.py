@@ -1,5 +1,6 @@
 """Failures printed by native code, with no Python exception: C++ aborts, c10d's glog lines,
-NCCL's WARN lines and return codes, the NVIDIA driver's Xid lines, Metal's assertions."""
+NCCL's WARN lines and return codes, the NVIDIA driver's Xid lines, Metal's assertions, and the
+compiler errors of a kernel built just in time."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ NCCL_CODES = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInterna
               5: "ncclInvalidUsage", 6: "ncclRemoteError"}
 XID = re.compile(r"NVRM: (?P<message>Xid \(.*)$")
 METAL = re.compile(r"(?P<message>(?:-\[MTL\w+ [^\]]+\]:\d*: )?failed assertion .*|\[METAL\] .*)$")
+# gcc/clang "file:line:col: fatal error: ..." and nvcc "file(line): error: ..." of a source file
+COMPILER = re.compile(r"(?P<file>(?:[A-Za-z]:)?[^\s:()]*[/\\][^\s:()]+\.(?:cuh|cu|hpp|hh|h|cc|cpp|cxx|c|inc))"
+                      r"(?::\d+(?::\d+)?|\(\d+\)):\s+(?:fatal )?error:\s*(?P<message>.+)$")
 # torch's hint lines that follow a CUDA error (part of its message, never an error of their own)
 HINTS = ("CUDA kernel errors might be asynchronously reported", "For debugging consider passing CUDA_LAUNCH_BLOCKING",
          "Compile with `TORCH_USE_CUDA_DSA`", "Device-side assertions were explicitly omitted",
@@ -44,6 +48,12 @@ def native_error(text: str) -> tuple[str, str] | None:
         if m:
             return "Metal", m["message"]
     return None
+
+
+def compiler_error(text: str) -> str | None:
+    """The diagnostic of a compiler error line, from its source file's path on."""
+    m = COMPILER.search(text) if "error" in text else None
+    return text[m.start():].strip() if m else None
 
 
 def is_hint(text: str) -> bool:

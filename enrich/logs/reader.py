@@ -13,7 +13,7 @@ from typing import Iterable
 
 from enrich.facts import MAX_MESSAGE, Frame
 from enrich.logs import notebook
-from enrich.logs.native import TERMINATE, WHAT, is_hint, native_error, nccl_return
+from enrich.logs.native import TERMINATE, WHAT, compiler_error, is_hint, native_error, nccl_return
 from enrich.logs.peel import Line, Peeler
 
 TRACEBACK = "Traceback (most recent call last):"
@@ -59,7 +59,8 @@ class TextException:
     partial: bool = False
     led_to: "TextException | None" = field(default=None, repr=False)   # the exception raised while handling this one
     inner: str | None = None        # the inner type of a wrapper such as RayTaskError(OutOfMemoryError)
-    kind: str = "exception"         # "log": an error line that is not an exception; "warning": a native warning
+    kind: str = "exception"         # "log": an error line that is not an exception; "warning": a native
+                                    # warning; "diagnostic": a compiler's error line
     note: tuple[str, str, list[str]] | None = None   # (id, summary, fixes) enrich wrote for it at run time
     repeats: int = 1
     lead: str = ""                  # a log line's text before its traceback ("Exception in worker ...: <message>")
@@ -296,6 +297,11 @@ class Parser:
         if native:
             self.found.append(TextException(type=native[0], message=native[1][:MAX_MESSAGE], line=number,
                                             stream=s.name, repeats=repeats))
+            return
+        diagnostic = compiler_error(text)
+        if diagnostic:
+            self.found.append(TextException(type="", message=diagnostic[:MAX_MESSAGE], line=number, stream=s.name,
+                                            kind="diagnostic", repeats=repeats))
             return
         returned = nccl_return(text) if "NCCL INFO" in text else None
         if returned:

@@ -85,3 +85,57 @@ No safetensors found in /Users/me/.cache/huggingface/hub/models--x--vila/snapsho
 Create safetensors using the following code:
 '''
     assert ids(text) == ["mlx-lm/no-safetensors"]
+
+
+def test_a_name_quoted_in_a_title_is_not_a_cut_message():
+    """LightLLM's own head check quotes config["num_attention_heads"]: one word is no message's start."""
+    title = '# [BUG] Assertation error self.config["num_attention_heads"] % self.world_size_ == 0 when not divisible\n'
+    assert ids(title) == []
+
+
+OLD_WEIGHTS_ONLY = """_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options 
+\t(1) Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.
+\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.
+\tWeightsUnpickler error: Unsupported global: GLOBAL argparse.Namespace was not an allowed global by default. Please use `torch.serialization.add_safe_globals([Namespace])` to allowlist"""
+
+
+def test_a_cut_message_is_not_claimed_through_a_wildcard_after_a_few_words():
+    """torch 2.4's wording of the weights-only refusal, cut: the entry whose pattern reads "Weights only
+    load failed." and then anything is no evidence; the global's own entry is."""
+    assert ids(OLD_WEIGHTS_ONLY) == ["torch/load-weights-only-global"]
+    other = OLD_WEIGHTS_ONLY.split(" This file")[0] + " Something else entirely happened while unpickling"
+    assert ids(other) == []
+
+
+def test_a_compiler_error_is_known_only_in_the_entrys_sources():
+    flashinfer = ("/opt/conda/lib/python3.11/site-packages/flashinfer/data/include/flashinfer/utils.cuh:21:10: "
+                  "fatal error: cuda_fp8.h: No such file or directory\ncompilation terminated.\n")
+    assert ids(flashinfer) == ["flashinfer/jit-build-failed"]
+    other = flashinfer.replace("flashinfer/data/include/flashinfer", "tvm/include/tvm")
+    assert ids(other) == []
+    assert [f for f in findings(io.StringIO(other))] == []      # a compiler line no entry knows stays quiet
+
+
+DEAD_SCHEDULER = '''[2025-03-01 10:11:12] Rank 0 scheduler is dead. Please check if there are relevant logs.
+[2025-03-01 10:11:13] Exit code: -9
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.10/dist-packages/sglang/launch_server.py", line 14, in <module>
+    launch_server(server_args)
+  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/entrypoints/http_server.py", line 679, in launch_server
+    tokenizer_manager, scheduler_info = _launch_subprocesses(server_args=server_args)
+  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/entrypoints/engine.py", line 589, in _launch_subprocesses
+    data = scheduler_pipe_readers[i].recv()
+  File "/usr/lib/python3.10/multiprocessing/connection.py", line 250, in recv
+    buf = self._recv_bytes()
+  File "/usr/lib/python3.10/multiprocessing/connection.py", line 414, in _recv_bytes
+    buf = self._recv(4)
+  File "/usr/lib/python3.10/multiprocessing/connection.py", line 383, in _recv
+    raise EOFError
+EOFError
+'''
+
+
+def test_a_bare_error_raised_by_the_standard_library_under_an_entrys_site():
+    """sglang before 0.5.10 re-raises the scheduler pipe's bare EOFError: the raise statement is the
+    standard library's, which is no other package's copy of the check."""
+    assert ids(DEAD_SCHEDULER) == ["sglang/scheduler-dead-eof"]

@@ -47,8 +47,8 @@ OPEN_LEAD = 8    # fixed characters a message must start with to be its own, bef
 OWN_WORDS = 11   # ...and fewer characters of whole words of its own further on ("Cuda failure" has 11)
 
 
-def leading_fixed(pattern: str) -> int:
-    """How many fixed characters every match starts with, before the first open repeat
+def leading_fixed(pattern: str) -> list[int]:
+    """How many fixed characters every match starts with, per alternative, before the first open repeat
     (``\\w+``, ``.*``): a message that starts with someone else's text (a class name, a number)
     is shared with other code."""
     def blank(sub) -> bool:
@@ -85,9 +85,17 @@ def leading_fixed(pattern: str) -> int:
                 return count, True
         return count, False
     try:
-        return walk(sre_parse.parse(pattern))[0]
+        items = sre_parse.parse(pattern)
     except Exception:  # noqa: BLE001
-        return 0
+        return [0]
+    # one alternation at the top (``A|B``, ``^(?:A|B)``): each alternative is its own message,
+    # counted as alternative_words splits them
+    body = [item for item in items if item[0] is not sre_parse.AT]
+    if len(body) == 1 and body[0][0] is sre_parse.SUBPATTERN:
+        body = list(body[0][1][-1])
+    if len(body) == 1 and body[0][0] is sre_parse.BRANCH:
+        return [walk(branch)[0] for branch in body[0][1][1]]
+    return [walk(items)[0]]
 
 
 def lint(catalog: Catalog, pages: Path | None = PAGES) -> list[str]:
@@ -109,8 +117,8 @@ def lint(catalog: Catalog, pages: Path | None = PAGES) -> list[str]:
             problems.append(f"{where}: its condition `{entry.condition}` can never hold: the check cannot fail "
                             "(retire the entry)")
         if (entry.message is not None and not entry.require_site and not entry.not_sites
-                and leading_fixed(entry.message.pattern) < OPEN_LEAD
-                and min(sum(map(len, words)) for words in alternative_words(entry.message)) < OWN_WORDS):
+                and any(lead < OPEN_LEAD and sum(map(len, words)) < OWN_WORDS
+                        for lead, words in zip(leading_fixed(entry.message.pattern), alternative_words(entry.message)))):
             problems.append(f"{where}: its message starts with open text that other code raises too: "
                             "set require_site, or name the sites it must not claim (not_sites)")
         if entry.message is not None and nested_repeat(entry.message.pattern):
