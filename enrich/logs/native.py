@@ -52,7 +52,7 @@ def native_error(text: str) -> tuple[str, str] | None:
 
 def compiler_error(text: str) -> str | None:
     """The diagnostic of a compiler error line, from its source file's path on."""
-    m = COMPILER.search(text) if "error" in text else None
+    m = COMPILER.search(text) if " error:" in text else None
     return text[m.start():].strip() if m else None
 
 

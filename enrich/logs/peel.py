@@ -149,9 +149,10 @@ def _bracket(m: re.Match) -> tuple[int, str, str, bool] | None:
     return None
 
 
-def repeated_prefix(text: str, neighbours: list[str]) -> int:
+def repeated_prefix(text: str, neighbours: list[str], known: set[str] = frozenset()) -> int:
     """Length of a prefix (one or two words) this line shares with a neighbouring line, when it
-    looks like a tag rather than text: stern's ``pod container``, a collector's host name."""
+    looks like a tag rather than text: stern's ``pod container``, a collector's host name.
+    ``known``: tags learnt on earlier lines, which win when the line starts with one."""
     if not text or text[0] in " \t[(\"'" or NOT_PREFIX.match(text):
         return 0
     words = text.split(" ", 2)
@@ -160,9 +161,15 @@ def repeated_prefix(text: str, neighbours: list[str]) -> int:
             or not any(c in first for c in "-_/.=@:0123456789")):
         return 0
     candidates = [(len(first) + 1, True)]     # (end, whether neighbours may differ in digits)
-    if (len(words) == 3 and len(words[1]) > 1 and WORD.match(words[1]) and _token(text, len(first) + 1, False) is None
-            and not NOT_PREFIX.match(text[len(first) + 1:])):     # a tag and a word (not pytest's lone E), not a tag and content
+    second = words[1] if len(words) == 3 else ""
+    if (len(second) > 1 and WORD.match(second) and not (second[0].isupper() and second[1:].islower())
+            and _token(text, len(first) + 1, False) is None and not NOT_PREFIX.match(text[len(first) + 1:])):
+        # a tag and a word (stern's pod and container; not pytest's lone E), not a tag and content
+        # (a capitalised word starts a sentence: two lines of a message may start alike)
         candidates.insert(0, (len(first) + len(words[1]) + 2, False))
+    for end, _ in candidates:
+        if text[:end] in known:
+            return end
     for end, by_shape in candidates:
         head = text[:end]
         shape_of_head = _shape(head)
@@ -176,6 +183,9 @@ def _shape(text: str) -> str:
     return re.sub(r"\d", "0", text)
 
 
+MAX_TAGS = 64     # repeated prefixes remembered: a few hosts, pods and containers
+
+
 class Peeler:
     """Stateful unwrapping of a stream of raw lines: CRI and docker partial lines are joined,
     pytest's ``E`` column keeps its indentation, repeated prefixes are learnt from neighbours."""
@@ -183,6 +193,7 @@ class Peeler:
     def __init__(self):
         self.partial: dict[str, str] = {}      # CRI / docker stream -> text of its unfinished line
         self.pads: dict[str, int | None] = {"outer": None, "inner": None}   # pytest's E column, per level
+        self.tags: set[str] = set()            # repeated prefixes learnt so far
 
     @property
     def pending(self) -> bool:
@@ -203,9 +214,11 @@ class Peeler:
             return [Line(number, "", outer, level, True)]
         others = [_neighbour(n) for n in neighbours] if neighbours and content and content[0] not in " \t" else ()
         for _ in range(2 if others else 0):     # a tag, and one more under it
-            shared = repeated_prefix(content, others)
+            shared = repeated_prefix(content, others, self.tags)
             if not shared:
                 break
+            if len(self.tags) < MAX_TAGS:
+                self.tags.add(content[:shared])
             others = [o[shared:] if o.startswith(content[:shared]) else o for o in others]
             if shared:
                 streams.append(content[:shared - 1])
