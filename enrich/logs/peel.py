@@ -24,12 +24,12 @@ LEVELS = ("DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "NOT
 TIME = (r"(?:\d{4}[-/]\d\d[-/]\d\d[T -]|\d\d[-/]\d\d[-/]\d{4}[-T ]|\d\d[-/]\d\d[ T]|[A-Z][a-z]{2} [ \d]\d )?"
         r"\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?(?: ?(?:UTC|GMT))?")
 TOKEN = re.compile(
-    rf"(?P<time>{TIME})(?![\w:])"
+    rf"(?P<time>{TIME})(?::(?= )|(?![\w:]))"
     r"|\[(?P<bracket>[^\[\]\n]{1,160})\](?P<colon>:)?"
     r"|\((?P<paren>[^()\n]{1,200}=[^()\n]{0,200})\)"
     r"|(?P<level>" + "|".join(LEVELS) + r")(?::(?:[\w.-]+:)?|(?= ))"
     r"|(?P<nccl>[\w.-]+:\d+:\d+) \[\d+\]"
-    r"|(?P<glog>[IWEF])\d{3,4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./-]+:\d+\]"
+    r"|(?P<glog>[IWEF])(?:\d{3,4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./-]+:\d+| [\w./-]+\.\w{1,4}:\d+)\]"   # absl's too
     r"|(?P<location>[\w./-]+\.\w{1,4}:\d+)\]"                      # vLLM 0.6's "engine.py:366]"
     r"|(?P<pid>\d{1,7})(?= \[[\w./-]+\.\w{1,4}:\d+\])"                # "ERROR 56542 [engine.py:64]": a pid
     r"|(?P<compose>[A-Za-z0-9][\w.-]*) *\|(?= |$)"

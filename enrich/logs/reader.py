@@ -40,6 +40,7 @@ PROGRESS = re.compile(r"^\d{1,3}%\|")                              # tqdm's bar
 SEPARATOR_TAIL = re.compile(r"(?:\n[=\-_*~#]{3,})+$")                 # a ruler a paste put after the message
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "WARNING", "WARN", "NOTICE", "TRACE", "I", "W"})
+WARNING_LEVELS = frozenset({"WARNING", "WARN", "W"})
 ROOTS = ("sglang", "vllm", "mlx_lm", "mlx", "torch", "triton", "transformers", "flashinfer", "sgl_kernel",
          "ray", "enrich")
 PACKAGE_DIRS = ("site-packages", "dist-packages")
@@ -138,8 +139,8 @@ class Parser:
         lines = self.peeler.peel(number, raw, (self.previous_raw,) if neighbours is None else neighbours)
         self.previous_raw = raw
         for line in lines:
-            if self.kept is not None:
-                self.kept.append((line.number, line.text))
+            if self.kept is not None:     # a warning says the process went on: what it quotes is no failure
+                self.kept.append((line.number, "" if line.level in WARNING_LEVELS else line.text))
             self.feed_line(line)
 
     def feed_line(self, line: Line) -> None:

@@ -80,17 +80,24 @@ class OpenTelemetrySink:
                                      description="Exceptions recognised by enrich, by catalog entry"),
                 meter.create_up_down_counter("enrich.entry", unit="1",
                                              description="Catalog entries seen, with their title and first fix"),
+                # a process in a crash loop reports one exception per life, and its counter starts
+                # again at 1: a time that moves is what shows the error coming back
+                meter.create_gauge("enrich.exception.time", unit="s",
+                                   description="When an exception of this entry last reached a terminal point "
+                                               "(Unix time)"),
             )
         return self._instruments
 
     def __call__(self, exc: BaseException, enrichment: Enrichment) -> None:
         if not enrichment.reported:
             return   # seen on its way (note attached); the application may still handle it
-        tracer, logger, counter, entries = self._setup()
+        tracer, logger, counter, entries, last = self._setup()
         entrypoint = enrichment.mechanism.partition(":")[2] or enrichment.mechanism
-        counter.add(1, {"error.type": enrichment.id, "enrich.engine": enrichment.engine,
-                        "enrich.component": enrichment.component, "enrich.entrypoint": entrypoint,
-                        "enrich.resolution": enrichment.resolution})
+        labels = {"error.type": enrichment.id, "enrich.engine": enrichment.engine,
+                  "enrich.component": enrichment.component, "enrich.entrypoint": entrypoint,
+                  "enrich.resolution": enrichment.resolution}
+        counter.add(1, labels)
+        last.set(time.time(), labels)
         template = fix_template(enrichment.id)
         with self._lock:
             new_entry = (enrichment.id, template) not in self._entries_seen

@@ -2,6 +2,8 @@
 scrapes its OpenTelemetry metrics, the shipped rule fires, Alertmanager receives the alert.
 A real torch error the application catches and handles (logged at WARNING) gets its note but
 must not count or fire.
+A process in a crash loop that reports one transient error per life makes the recurring alert
+fire, though its counter never goes above 1.
 Everything listens on 127.0.0.1; .ci/run installs the two servers."""
 
 import json
@@ -89,10 +91,11 @@ def test_the_rules_are_valid():
     if promtool is None:
         pytest.skip("promtool is not installed")
     out = subprocess.run([promtool, "check", "rules", str(RULES)], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0 and "SUCCESS: 3 rules found" in out.stdout, out.stdout + out.stderr
+    assert out.returncode == 0 and "SUCCESS: 5 rules found" in out.stdout, out.stdout + out.stderr
 
 
-def test_alerts_are_routed_by_resolution_with_id_title_and_first_fix(tmp_path, processes):
+def start_servers(tmp_path, processes) -> tuple[int, int, int]:
+    """Alertmanager and Prometheus (scraping one exporter port, evaluating the shipped rules)."""
     exporter, prom, am = free_port(), free_port(), free_port()
     (tmp_path / "alertmanager.yml").write_text(textwrap.dedent("""
         route: {receiver: sink, group_wait: 1s, group_interval: 1s}
@@ -111,21 +114,39 @@ def test_alerts_are_routed_by_resolution_with_id_title_and_first_fix(tmp_path, p
     processes.append(subprocess.Popen(
         [PROMETHEUS, f"--config.file={tmp_path / 'prometheus.yml'}", f"--storage.tsdb.path={tmp_path / 'tsdb'}",
          f"--web.listen-address=127.0.0.1:{prom}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-    serving = subprocess.Popen([sys.executable, "-c", SERVING, str(exporter)], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
-    processes.append(serving)
-    assert serving.stdout.readline().strip() == "raised"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{prom}/-/ready", timeout=5) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    return exporter, prom, am
 
+
+def wait_for_alerts(am: int, names: set[str]) -> dict:
     deadline, alerts = time.monotonic() + 90, {}
     while time.monotonic() < deadline:
         try:
             alerts = {a["labels"]["alertname"]: a for a in get_json(f"http://127.0.0.1:{am}/api/v2/alerts")}
         except OSError:
             pass
-        if {"EnrichKnownError", "EnrichNodeFault"} <= set(alerts):
+        if names <= set(alerts):
             break
         time.sleep(1)
-    assert {"EnrichKnownError", "EnrichNodeFault"} <= set(alerts), f"alerts that arrived: {sorted(alerts)}"
+    assert names <= set(alerts), f"alerts that arrived: {sorted(alerts)}"
+    return alerts
+
+
+def test_alerts_are_routed_by_resolution_with_id_title_and_first_fix(tmp_path, processes):
+    exporter, prom, am = start_servers(tmp_path, processes)
+    serving = subprocess.Popen([sys.executable, "-c", SERVING, str(exporter)], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    processes.append(serving)
+    assert serving.stdout.readline().strip() == "raised"
+
+    alerts = wait_for_alerts(am, {"EnrichKnownError", "EnrichNodeFault"})
     ticket, page = alerts["EnrichKnownError"], alerts["EnrichNodeFault"]
     assert ticket["labels"]["error_type"] == "sglang/not-divisible"
     assert ticket["labels"]["enrich_resolution"] == "fix-config" and ticket["labels"]["severity"] == "ticket"
@@ -139,3 +160,41 @@ def test_alerts_are_routed_by_resolution_with_id_title_and_first_fix(tmp_path, p
     series = get_json(f"http://127.0.0.1:{prom}/api/v1/query?query=enrich_exceptions_total")["data"]["result"]
     assert sorted(s["metric"]["error_type"] for s in series) == ["sglang/not-divisible", "torch/cuda-no-driver"]
     assert [float(s["value"][1]) for s in series] == [1.0, 1.0]   # the handled torch error: no point
+
+
+CRASHING = textwrap.dedent("""
+    import sys, time
+    from datetime import timedelta
+    from opentelemetry import metrics
+    from opentelemetry.exporter.prometheus import PrometheusMetricReader
+    from opentelemetry.sdk.metrics import MeterProvider
+    from prometheus_client import start_http_server
+    start_http_server(port=int(sys.argv[1]), addr="127.0.0.1")
+    metrics.set_meter_provider(MeterProvider(metric_readers=[PrometheusMetricReader()]))
+    import enrich
+    enrich.install()
+    import torch.distributed as dist
+    try:                                 # the rendezvous server is not up (yet): a restart may cure it
+        dist.TCPStore("127.0.0.1", int(sys.argv[2]), is_master=False, timeout=timedelta(seconds=1))
+    except Exception as exc:
+        enrich.annotate(exc)
+    print("raised", flush=True)
+    time.sleep(3)                        # scraped, then this life ends and the next one starts
+""")
+
+
+def test_a_crash_loop_that_reports_once_per_life_fires_the_recurring_alert(tmp_path, processes):
+    exporter, prom, am = start_servers(tmp_path, processes)
+    closed = free_port()
+    for _ in range(3):
+        life = subprocess.Popen([sys.executable, "-c", CRASHING, str(exporter), str(closed)],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        processes.append(life)
+        assert life.stdout.readline().strip() == "raised"
+        life.wait(30)
+    alerts = wait_for_alerts(am, {"EnrichRecurringError"})
+    recurring = alerts["EnrichRecurringError"]
+    assert recurring["labels"]["error_type"] == "torch/tcpstore-connect-timeout"
+    assert recurring["labels"]["enrich_resolution"] == "retry"
+    counter = get_json(f"http://127.0.0.1:{prom}/api/v1/query?query=max_over_time(enrich_exceptions_total[5m])")
+    assert [float(s["value"][1]) for s in counter["data"]["result"]] == [1.0]   # invisible to increase()

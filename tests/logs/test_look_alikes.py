@@ -139,3 +139,12 @@ def test_a_bare_error_raised_by_the_standard_library_under_an_entrys_site():
     """sglang before 0.5.10 re-raises the scheduler pipe's bare EOFError: the raise statement is the
     standard library's, which is no other package's copy of the check."""
     assert ids(DEAD_SCHEDULER) == ["sglang/scheduler-dead-eof"]
+
+
+def test_a_message_quoted_in_a_warning_is_no_failure():
+    """TensorFlow warns that ptxas does not know sm_86 and falls back: the process went on."""
+    warning = ("2021-02-27 01:33:51.779607: W external/org_tensorflow/tensorflow/stream_executor/gpu/asm_compiler.cc:235] "
+               "Your CUDA software stack is old. We fallback to the NVIDIA driver for some compilation. "
+               "The ptxas error was: ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n")
+    assert ids(warning) == []
+    assert ids(warning.replace(": W external", ": E external")) == ["triton/ptxas-unknown-arch"]

@@ -7,10 +7,11 @@ application catches and drops only gets its note."""
 import asyncio
 import logging
 import os
-import threading
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 from opentelemetry import metrics, trace
@@ -142,6 +143,28 @@ def test_counter_is_exact_while_events_are_rate_limited(recorded):
     [info] = [p for p in counter_points(reader, "enrich.entry") if p.attributes["error.type"] == "demo/not-divisible"]
     assert info.value == 1 and info.attributes["enrich.title"] == "Not divisible"
     assert info.attributes["enrich.fix"] == "use one of {sizes}"
+
+
+def test_the_last_exception_time_moves_at_each_report_only(recorded):
+    _, _, reader, demo_targets = recorded
+
+    def last() -> float | None:
+        points = [p for p in counter_points(reader, "enrich.exception.time")
+                  if p.attributes["error.type"] == "demo/not-divisible"]
+        return points[0].value if points else None
+
+    start = time.time()
+    reported(demo_targets.launch, 11, 2)
+    first = last()
+    assert first is not None and start <= first <= time.time()
+    try:
+        demo_targets.launch(12, 5)
+    except AssertionError:
+        pass                                 # handled: no report, the time stays
+    assert last() == first
+    time.sleep(0.01)
+    reported(demo_targets.launch, 11, 2)
+    assert last() > first
 
 
 def test_caught_and_dropped_leaves_no_counter_point_and_the_span_status_alone(recorded):
