@@ -58,18 +58,26 @@ def required_words(pattern: re.Pattern) -> set[str]:
     return {w for text in literal_runs(pattern) for w in _whole_words(text)}
 
 
-def alternative_words(pattern: re.Pattern) -> list[set[str]]:
-    """For a pattern that is one alternation at the top (``A|B``, ``^(?:A|B)``): the words each
-    alternative requires. Otherwise one set, the pattern's required words."""
-    items = _parsed(pattern)
-    if items is None:
-        return [set()]
+def top_alternatives(items) -> list | None:
+    """The alternatives (parsed item lists) of a parsed pattern that is one alternation at the
+    top (``A|B``, ``^(?:A|B)``); None for any other pattern."""
     body = [item for item in items if item[0] is not sre_parse.AT]
     if len(body) == 1 and body[0][0] is sre_parse.SUBPATTERN:
         body = list(body[0][1][-1])
     if len(body) == 1 and body[0][0] is sre_parse.BRANCH:
-        return [{w for text in literal_runs(pattern, list(branch)) for w in _whole_words(text)}
-                for branch in body[0][1][1]]
+        return [list(branch) for branch in body[0][1][1]]
+    return None
+
+
+def alternative_words(pattern: re.Pattern) -> list[set[str]]:
+    """For a pattern that is one alternation at the top: the words each alternative requires.
+    Otherwise one set, the pattern's required words."""
+    items = _parsed(pattern)
+    if items is None:
+        return [set()]
+    branches = top_alternatives(items)
+    if branches is not None:
+        return [{w for text in literal_runs(pattern, branch) for w in _whole_words(text)} for branch in branches]
     return [required_words(pattern)]
 
 

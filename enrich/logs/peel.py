@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 
 from enrich.logs.paste import BOX, TRACEBACK, rich_line, split_collapsed
@@ -149,7 +150,7 @@ def _bracket(m: re.Match) -> tuple[int, str, str, bool] | None:
     return None
 
 
-def repeated_prefix(text: str, neighbours: list[str], known: set[str] = frozenset()) -> int:
+def repeated_prefix(text: str, neighbours: list[str], known: Container[str] = ()) -> int:
     """Length of a prefix (one or two words) this line shares with a neighbouring line, when it
     looks like a tag rather than text: stern's ``pod container``, a collector's host name.
     ``known``: tags learnt on earlier lines, which win when the line starts with one."""

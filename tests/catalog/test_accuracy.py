@@ -71,6 +71,20 @@ def test_lint_wants_a_condition_where_a_site_is_given(tmp_path):
     assert any("sglang/kv-scale-attribute" in p and "no condition" in p for p in problems)
 
 
+@pytest.mark.parametrize("message, open_text", [
+    (r"^Ninja build failed\.|^\S*?/flashinfer/data/(?P<f>\S+): error: (?P<e>.+)", False),   # each its own
+    (r"^Ninja build failed\.|^(?P<f>\S+): error: (?P<e>.+)", True),      # the second is anyone's
+    (r"^(?P<n>\d+) is not divisible by (?P<m>\d+)", False),
+    (r"^(?P<n>\d+) bad", True),
+])
+def test_lint_judges_each_alternative_of_a_message_on_its_own(tmp_path, entry_toml, message, open_text):
+    (tmp_path / "demo.toml").write_text(entry_toml(message=message, sample="Ninja build failed." if "Ninja" in message
+                                                   else "12 is not divisible by 5" if "divisible" in message else "3 bad",
+                                                   summary="s", fixes="f", tables=""))
+    problems = lint(load_files([tmp_path / "demo.toml"], root=tmp_path), pages=None)
+    assert any("open text" in p for p in problems) == open_text, problems
+
+
 # --- retired entries -------------------------------------------------------------------------
 
 def test_a_retired_entry_matches_nothing_and_keeps_its_page():

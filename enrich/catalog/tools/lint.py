@@ -12,7 +12,7 @@ from pathlib import Path
 from enrich.catalog import Catalog
 from enrich.catalog.conditions import never_holds
 from enrich.catalog.flags import problems as flag_problems
-from enrich.catalog.regex import alternative_words
+from enrich.catalog.regex import alternative_words, top_alternatives
 from enrich.catalog.tools.samples import check_samples
 
 UNBOUNDED = sre_parse.MAXREPEAT
@@ -88,14 +88,8 @@ def leading_fixed(pattern: str) -> list[int]:
         items = sre_parse.parse(pattern)
     except Exception:  # noqa: BLE001
         return [0]
-    # one alternation at the top (``A|B``, ``^(?:A|B)``): each alternative is its own message,
-    # counted as alternative_words splits them
-    body = [item for item in items if item[0] is not sre_parse.AT]
-    if len(body) == 1 and body[0][0] is sre_parse.SUBPATTERN:
-        body = list(body[0][1][-1])
-    if len(body) == 1 and body[0][0] is sre_parse.BRANCH:
-        return [walk(branch)[0] for branch in body[0][1][1]]
-    return [walk(items)[0]]
+    branches = top_alternatives(items)      # each alternative of a top alternation is its own message
+    return [walk(branch)[0] for branch in branches] if branches is not None else [walk(items)[0]]
 
 
 def lint(catalog: Catalog, pages: Path | None = PAGES) -> list[str]:
