@@ -21,6 +21,7 @@ from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match
 
 LEADING_SPACES = re.compile(r"^(?: {2,8}|\t)", re.M)
+ACTOR_TAG = re.compile(r"^\[[\w.]+=[^\[\]=]*(?:, [\w.]+=[^\[\]=]*)*\] ")   # xoscar's "[address=..., pid=...] "
 SEPARATOR = re.compile(r": (?=\S)")
 DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
@@ -64,7 +65,9 @@ def _readings(exc: TextException, type_name: str):
     seen = {message}
     yield type_name, message
     variants = []
-    for base in dict.fromkeys((message, message.strip().strip("\"'`"))):    # an app may quote str(error)
+    bases = (message, message.strip().strip("\"'`"),   # an app may quote str(error)
+             ACTOR_TAG.sub("", message, count=1))        # or tag it with where it ran: "[address=..., pid=...] "
+    for base in dict.fromkeys(bases):
         variants.append(base)
         if "\n" in base:
             variants.append(LEADING_SPACES.sub("\t", base))                 # tabs a paste turned to spaces

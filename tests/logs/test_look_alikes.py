@@ -148,3 +148,10 @@ def test_a_message_quoted_in_a_warning_is_no_failure():
                "The ptxas error was: ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n")
     assert ids(warning) == []
     assert ids(warning.replace(": W external", ": E external")) == ["triton/ptxas-unknown-arch"]
+
+
+def test_a_message_tagged_with_where_it_ran():
+    """xinference (xoscar) puts "[address=..., pid=...] " before the message of an actor's error."""
+    text = ("ValueError: [address=0.0.0.0:37247, pid=280605] Unrecognized model in /data/models/bge-m3. "
+            "Should have a `model_type` key in its config.json\n")
+    assert ids(text) == ["transformers/no-model-type"]
