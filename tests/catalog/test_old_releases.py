@@ -116,13 +116,13 @@ def test_a_narrowed_entry_is_not_claimed_for_releases_without_its_check():
 
 def test_narrowed_vllm_entries_are_not_claimed_for_releases_without_their_check():
     catalog = get_catalog()
-    for entry_id, version in [("vllm/engine-dead", "0.8.4"), ("vllm/startup-free-memory", "0.9.0.1"),
+    for entry_id, version in [("vllm/startup-free-memory", "0.9.0.1"),
                               ("vllm/head-size-unsupported", "0.18.0"), ("vllm/attention-backend-invalid", "0.11.0"),
                               ("vllm/no-valid-attention-backend", "0.11.0"), ("vllm/fp8-block-shape-tp", "0.6.5"),
                               ("vllm/fp8-kv-backend-unsupported", "0.7.3"), ("vllm/kv-cache-scale-not-scalar", "0.22.1"),
                               ("vllm/external-weights-exceed-budget", "0.31.0")]:
         assert not verify.in_range(catalog.entries[entry_id], version), entry_id
-    for entry_id, version in [("vllm/engine-dead", "0.8.5"), ("vllm/startup-free-memory", "0.9.1"),
+    for entry_id, version in [("vllm/engine-dead", "0.6.5"), ("vllm/startup-free-memory", "0.9.1"),
                               ("vllm/head-size-unsupported", "0.17.1"), ("vllm/worker-proc-init-failed", "0.6.5"),
                               ("vllm/engine-core-init-failed", "0.6.5"), ("vllm/kv-cache-scale-not-scalar", "0.23.0"),
                               ("vllm/external-weights-exceed-budget", "0.32.0")]:
