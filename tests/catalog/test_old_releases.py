@@ -33,6 +33,30 @@ WIDENED = [
      "sglang.srt.model_executor.model_runner:ModelRunner.load_model",
      "Using FP8 KV cache and scaling factors provided but "),
     ("sglang/attn-tp-kv-replication", "sglang", "0.4.6", "", "sglang.srt.models.llama:LlamaAttention.__init__", None),
+    ("vllm/kv-cache-max-seq-len", "vllm", "0.7.0",
+     "To serve at least one request with the models's max seq len (131072), (16.00 GB KV cache is needed, which is "
+     "larger than the available KV cache memory (9.38 GB). Try increasing `gpu_memory_utilization` or decreasing "
+     "`max_model_len` when initializing the engine.",
+     "vllm.v1.core.kv_cache_utils:check_enough_kv_cache_memory", "GB). Try"),
+    ("vllm/quantization-capability", "vllm", "0.8.3",
+     "('Quantization scheme is not supported for ', 'the current GPU. Required capability: ', "
+     "'90. Current capability: 89.')",
+     "vllm.model_executor.layers.quantization.compressed_tensors.compressed_tensors:"
+     "CompressedTensorsConfig._check_scheme_supported",
+     "the current GPU. Required capability: "),
+    ("vllm/no-valid-attention-backend", "vllm", "0.11.1",
+     "No valid attention backend found for cuda with head_size: 576, dtype: torch.bfloat16, kv_cache_dtype: fp8, "
+     "block_size: 64, use_mla: True, has_sink: False, use_sparse: True. Reasons: {FLASHMLA_SPARSE: [compute "
+     "capability not supported], TRITON_MLA: [kv_cache_dtype not supported, sparse not supported]}.",
+     "vllm.platforms.cuda:CudaPlatformBase.get_attn_backend_cls", "kv_cache_dtype: "),
+    ("vllm/engine-core-init-failed", "vllm", "0.8.3",
+     "EngineCore_0 initialization failed. See root cause above.",
+     "vllm.v1.utils:BackgroundProcHandle.wait_for_startup", "initialization failed. "),
+    ("vllm/head-size-unsupported", "vllm", "0.11.0",
+     "Head size 16 is not supported by TritonAttention.Head sizes need to be larger or equal 32 for this backend. "
+     "Set VLLM_ATTENTION_BACKEND=FLEX_ATTENTION to use FlexAttention backend which supports all head sizes.",
+     "vllm.v1.attention.backends.triton_attn:TritonAttentionBackend.validate_head_size",
+     "Head sizes need to be larger or equal"),
 ]
 
 
@@ -88,3 +112,18 @@ def test_a_narrowed_entry_is_not_claimed_for_releases_without_its_check():
         assert not verify.in_range(catalog.entries[entry_id], version), entry_id
     assert verify.releases_for(catalog.entries["sglang/swa-pool-too-small"], [("sglang", "0.4.6")], True) in (
         [], [("sglang", "0.5.23")])
+
+
+def test_narrowed_vllm_entries_are_not_claimed_for_releases_without_their_check():
+    catalog = get_catalog()
+    for entry_id, version in [("vllm/startup-free-memory", "0.9.0.1"),
+                              ("vllm/head-size-unsupported", "0.18.0"), ("vllm/attention-backend-invalid", "0.11.0"),
+                              ("vllm/no-valid-attention-backend", "0.11.0"), ("vllm/fp8-block-shape-tp", "0.6.5"),
+                              ("vllm/fp8-kv-backend-unsupported", "0.7.3"), ("vllm/kv-cache-scale-not-scalar", "0.22.1"),
+                              ("vllm/external-weights-exceed-budget", "0.31.0")]:
+        assert not verify.in_range(catalog.entries[entry_id], version), entry_id
+    for entry_id, version in [("vllm/engine-dead", "0.6.5"), ("vllm/startup-free-memory", "0.9.1"),
+                              ("vllm/head-size-unsupported", "0.17.1"), ("vllm/worker-proc-init-failed", "0.6.5"),
+                              ("vllm/engine-core-init-failed", "0.6.5"), ("vllm/kv-cache-scale-not-scalar", "0.23.0"),
+                              ("vllm/external-weights-exceed-budget", "0.32.0")]:
+        assert verify.in_range(catalog.entries[entry_id], version), entry_id
