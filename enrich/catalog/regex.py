@@ -69,16 +69,20 @@ def top_alternatives(items) -> list | None:
     return None
 
 
+def alternative_runs(pattern: re.Pattern) -> list[list[str]]:
+    """For a pattern that is one alternation at the top: the literal runs of each alternative.
+    Otherwise one list, the pattern's literal runs."""
+    items = _parsed(pattern)
+    if items is None:
+        return [[]]
+    branches = top_alternatives(items)
+    return [literal_runs(pattern, branch) for branch in branches] if branches is not None else [literal_runs(pattern, items)]
+
+
 def alternative_words(pattern: re.Pattern) -> list[set[str]]:
     """For a pattern that is one alternation at the top: the words each alternative requires.
     Otherwise one set, the pattern's required words."""
-    items = _parsed(pattern)
-    if items is None:
-        return [set()]
-    branches = top_alternatives(items)
-    if branches is not None:
-        return [{w for text in literal_runs(pattern, branch) for w in _whole_words(text)} for branch in branches]
-    return [required_words(pattern)]
+    return [{w for text in runs for w in _whole_words(text)} for runs in alternative_runs(pattern)]
 
 
 def _whole_words(run: str) -> list[str]:

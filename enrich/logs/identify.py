@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_words, captured, literal_runs
+from enrich.catalog.regex import WORD, alternative_runs, alternative_words, captured
 from enrich.facts import Facts
 from enrich.logs.cut import cut_match
 from enrich.logs.per_catalog import per_catalog
@@ -181,6 +181,16 @@ def _groups(entry, message: str) -> dict[str, str]:
     return {}
 
 
+def _leads(pattern: re.Pattern) -> list[str]:
+    """Each alternative's first run of fixed text long enough to tell it (a raise line that holds
+    it raises that message)."""
+    leads = []
+    for runs in alternative_runs(pattern):
+        texts = [run.replace("\0", "").strip() for run in runs]
+        leads += [text for text in texts if len(text) >= 8][:1]
+    return leads
+
+
 def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
     """A traceback cut before its message: the entry declared at one of its frames whose raise
     line is the printed one (its source pattern, or its message's leading text in the line)."""
@@ -196,9 +206,7 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         source = frame.source or ""
         evidence = bool(entry.source and source and entry.source.search(source))
         if not evidence and entry.message is not None and source:
-            runs = [run.replace("\0", "").strip() for run in literal_runs(entry.message)]
-            lead = next((run for run in runs if len(run) >= 8), "")
-            evidence = bool(lead) and lead[:24] in source
+            evidence = any(lead[:24] in source for lead in _leads(entry.message))
         if evidence and (best is None or depth < best[0]):
             best = (depth, Identified(Match(entry, {}, frame, ()), facts, True))
     return best[1] if best else None
