@@ -167,7 +167,7 @@ def repeated_prefix(text: str, neighbours: list[str], known: Container[str] = ()
             and _token(text, len(first) + 1, False) is None and not NOT_PREFIX.match(text[len(first) + 1:])):
         # a tag and a word (stern's pod and container; not pytest's lone E), not a tag and content
         # (a capitalised word starts a sentence: two lines of a message may start alike)
-        candidates.insert(0, (len(first) + len(words[1]) + 2, False))
+        candidates.insert(0, (len(first) + len(second) + 2, False))
     for end, _ in candidates:
         if text[:end] in known:
             return end
@@ -221,10 +221,9 @@ class Peeler:
             if len(self.tags) < MAX_TAGS:
                 self.tags.add(content[:shared])
             others = [o[shared:] if o.startswith(content[:shared]) else o for o in others]
-            if shared:
-                streams.append(content[:shared - 1])
-                content, more, inner_level = unwrap(content[shared:])
-                streams, level = streams + more, inner_level or level
+            streams.append(content[:shared - 1])
+            content, more, inner_level = unwrap(content[shared:])
+            streams, level = streams + more, inner_level or level
         following = others[1] if len(others) > 1 else ""      # the next line, its tags peeled
         content, more, inner_level = self.inner(content, following)
         streams, level = streams + more, inner_level or level
