@@ -3,6 +3,7 @@
     python benchmarks/recognition.py                  # tables per split and family
     python benchmarks/recognition.py --family vllm --show-misses
     python benchmarks/recognition.py --json
+    python benchmarks/recognition.py --since REV      # only rows added after git revision REV
 
 Every row of tests/fixtures/corpus/*/labels.json names a pasted log and the catalog IDs it should
 yield as root causes ([] for a negative). A row counts as
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import subprocess
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -92,6 +94,16 @@ def load_rows(family: str | None) -> list[dict]:
         for row in json.loads(labels.read_text(encoding="utf-8")):
             rows.append({**row, "family": labels.parent.name})
     return rows
+
+
+def added_since(rows: list[dict], rev: str) -> list[dict]:
+    """The rows whose labels were not yet in revision `rev`: a new batch's first score."""
+    def known(family: str) -> set[str]:
+        path = (CORPUS / family / "labels.json").relative_to(ROOT).as_posix()
+        shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True)
+        return {r["file"] for r in json.loads(shown.stdout)} if shown.returncode == 0 else set()
+    before = {family: known(family) for family in {r["family"] for r in rows}}
+    return [r for r in rows if r["file"] not in before[r["family"]]]
 
 
 def tally(outcomes: list[Outcome]) -> dict:
@@ -247,17 +259,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--family", help="score one family folder only")
     parser.add_argument("--show-misses", action="store_true", help="list each file, expected and found IDs")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--since", metavar="REV", help="score only the rows added after this git revision")
     args = parser.parse_args(argv)
 
     rows = load_rows(args.family)
+    if args.since:
+        rows = added_since(rows, args.since)
     if not rows:
-        print(f"no labelled rows under {CORPUS}" + (f" for family {args.family}" if args.family else ""),
-              file=sys.stderr)
+        print(f"no labelled rows under {CORPUS}" + (f" for family {args.family}" if args.family else "")
+              + (f" added since {args.since}" if args.since else ""), file=sys.stderr)
         return 2
     outcomes = [score_row(row) for row in rows]
     result = summary(outcomes)
-    sources = None if args.family else score_sources()
-    processes = None if args.family else score_processes()
+    whole = not (args.family or args.since)
+    sources = score_sources() if whole else None
+    processes = score_processes() if whole else None
     if args.json:
         report = {"corpus": result, "fixture_logs": sources, "processes": processes}
         if args.show_misses:
