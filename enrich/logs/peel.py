@@ -50,7 +50,7 @@ NUMBERS = re.compile(r"^\d+/\d+(?:_\d+)?$")
 POD_PATH = re.compile(r"^[\w.-]+/[\w.-]+/[\w.-]+$")
 CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdout|stderr) (?P<tag>[FP]) ?")
 REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
-QUOTE = re.compile(r"^(?:>(?!>) ?)+")
+QUOTE = re.compile(r"^ {0,3}(?:>(?!>) ?)+")     # markdown allows three spaces before the mark
 PYTEST = re.compile(r"^E(?P<pad> +|$)")
 WORD = re.compile(r"^[A-Za-z][\w.-]*$")
 # a CJK input method's full-width letters and punctuation ("NCCL error：unhandled") as ASCII; the
@@ -244,8 +244,7 @@ class Peeler:
             m = REPEATED.search(text)
             if m:
                 repeats, text = int(m["n"]), text[:m.start()]
-        if text[:1] == ">":
-            text = QUOTE.sub("", text, count=1)
+        text = unquote(text)
         if text[:1] == "E":
             text = self._pytest(text, "outer", following[0] if following else "")
         else:
@@ -257,8 +256,8 @@ class Peeler:
         """Paste damage inside the prefixes: quotes and pytest's column of prefixed lines, rich's
         boxes, code fences. ``following``: the next line inside the same prefixes, if known."""
         streams, level = [], ""
-        if content[:1] == ">" and QUOTE.match(content):
-            content, streams, level = unwrap(QUOTE.sub("", content, count=1))
+        if content != (unquoted := unquote(content)):
+            content, streams, level = unwrap(unquoted)
         elif content[:1] == "E" and PYTEST.match(content):
             content, streams, level = unwrap(self._pytest(content, "inner", following))
         else:
@@ -308,6 +307,13 @@ class Peeler:
         return text, ""
 
 
+def unquote(text: str) -> str:
+    """The line without its markdown quote marks, if it has any."""
+    if text[:1] == ">" or text[:1] == " " and text[:4].lstrip(" ")[:1] == ">":
+        return QUOTE.sub("", text, count=1)
+    return text
+
+
 def _neighbour(raw: str) -> str:
     """A neighbouring line's content, for comparing prefixes (no state is touched)."""
     text = raw.rstrip("\n")
@@ -321,9 +327,7 @@ def _neighbour(raw: str) -> str:
             text = str(json.loads(text).get("log", "")).rstrip("\n")
         except (ValueError, AttributeError):
             pass
-    text = ANSI.sub("", text)
-    if text[:1] == ">":
-        text = QUOTE.sub("", text, count=1)
-    elif text[:1] == "E":
+    text = unquote(ANSI.sub("", text))
+    if text[:1] == "E":
         text = PYTEST.sub("", text, count=1)
     return unwrap(text)[0]

@@ -57,6 +57,9 @@ WIDENED = [
      "Set VLLM_ATTENTION_BACKEND=FLEX_ATTENTION to use FlexAttention backend which supports all head sizes.",
      "vllm.v1.attention.backends.triton_attn:TritonAttentionBackend.validate_head_size",
      "Head sizes need to be larger or equal"),
+    ("vllm/head-size-unsupported", "vllm", "0.3.3",
+     "head_size (100) is not supported. Supported head sizes: [64, 80, 96, 128].",
+     "vllm.model_executor.layers.attention:PagedAttention.__init__", "Supported head sizes: "),
 ]
 
 

@@ -1,4 +1,7 @@
-"""torch.distributed misuse raised for real on CPU: a collective's query before any process group."""
+"""torch.distributed misuse raised for real on CPU: a query before any process group, an NCCL group
+without a GPU."""
+
+import socket
 
 import pytest
 
@@ -18,3 +21,20 @@ def test_a_rank_asked_before_init_process_group():
     assert enrichment is not None and enrichment.id == ENTRY, (str(info.value), enrichment)
     assert str(info.value) in [s.message for s in get_catalog().entries[ENTRY].samples]
     assert info.value.__notes__[0].startswith(f"[{ENTRY}]")
+
+
+def test_an_nccl_group_where_no_gpu_is_visible():
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is visible")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises((ValueError, RuntimeError)) as info:
+        dist.init_process_group("nccl", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
+    # a CUDA build finds no GPU; a CPU-only build has no NCCL at all
+    expected = "torch/cuda-no-gpus" if dist.is_nccl_available() else "torch/nccl-not-built-in"
+    enrichment = enrich.annotate(info.value)
+    assert enrichment is not None and enrichment.id == expected, (str(info.value), enrichment)
+    assert str(info.value) in [s.message for s in get_catalog().entries[expected].samples]
+    assert not dist.is_initialized()

@@ -45,6 +45,7 @@ FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_work
     # paste damage: markdown quotes, a CI viewer's column
     (f"> {FRAME}", "", FRAME),
     (f"> [2025-11-06T02:10:00.702Z] {FRAME}", "", FRAME),
+    ("  > ValueError: quoted in an indented paragraph", "", "ValueError: quoted in an indented paragraph"),
     (f"  | [2025-03-10T15:07:20Z] ERROR 03-10 08:07:20 [core.py:302] {FRAME}", "", FRAME),
     # torch.compile's glog lines, indented as a block
     ("   E1004 21:11:19.113000 467163 torch/_inductor/runtime/triton_heuristics.py:817] [0/0] "
