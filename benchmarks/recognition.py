@@ -1,7 +1,7 @@
 """How well the log reader recognises real errors: the labelled corpus of pasted logs.
 
     python benchmarks/recognition.py                  # tables per split and family
-    python benchmarks/recognition.py --family vllm --show-misses
+    python benchmarks/recognition.py --family vllm --show-misses   # the dev split's misses
     python benchmarks/recognition.py --json
     python benchmarks/recognition.py --since REV      # only rows added after git revision REV
 
@@ -159,9 +159,9 @@ def _cell(value) -> str:
     return f"{value * 100:.0f}%" if isinstance(value, float) else str(value)
 
 
-def print_misses(outcomes: list[Outcome]) -> None:
-    bad = [o for o in outcomes if o.kind()]
-    print(f"\n{len(bad)} rows with a miss, a wrong ID or a claimed negative:")
+def print_misses(outcomes: list[Outcome], split: str) -> None:
+    bad = [o for o in outcomes if o.kind() and split in ("all", o.row["split"])]
+    print(f"\n{len(bad)} {split} rows with a miss, a wrong ID or a claimed negative:")
     for o in bad:
         r = o.row
         print(f"  {r['family']}/{r['file']} [{r['split']}] {o.kind()}: expected {r['expect'] or '[]'}, "
@@ -257,7 +257,9 @@ def print_processes(result: dict, show_misses: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", help="score one family folder only")
-    parser.add_argument("--show-misses", action="store_true", help="list each file, expected and found IDs")
+    parser.add_argument("--show-misses", nargs="?", const="dev", choices=SPLITS, metavar="SPLIT",
+                        help="list each row with a miss, its expected and found IDs: the dev split's unless "
+                             "named (the test split is scored, not read for tuning)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--since", metavar="REV", help="score only the rows added after this git revision")
     args = parser.parse_args(argv)
@@ -279,12 +281,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.show_misses:
             report["rows"] = [{"family": o.row["family"], "file": o.row["file"], "split": o.row["split"],
                                "expect": o.row["expect"], "got": o.got, "not_root": o.others,
-                               "kind": o.kind()} for o in outcomes]
+                               "kind": o.kind()} for o in outcomes if args.show_misses in ("all", o.row["split"])]
         print(json.dumps(report, indent=1))
         return 0
     print_tables(result)
     if args.show_misses:
-        print_misses(outcomes)
+        print_misses(outcomes, args.show_misses)
     if sources is not None:
         print_sources(sources, args.show_misses)
         print_processes(processes, args.show_misses)

@@ -108,6 +108,8 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
         return None
     if entry.message is None and (at_site is None or (entry.source and not source_ok)):
         return None
+    if entry.message is None and not facts.type_name and not source_ok:
+        return None       # known by class and site alone: a class not printed says nothing
     if entry.require_site and at_site is None:
         return None
     if facts.exception is not None and not _version_ok(entry):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_runs, alternative_words, captured
 from enrich.facts import Facts
-from enrich.logs.cut import cut_match
+from enrich.logs.cut import cut_match, prefixes
 from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match
@@ -94,8 +94,17 @@ def _normal(text: str) -> str:
 
 
 @per_catalog
-def _samples(catalog: Catalog) -> list[tuple[str, object]]:
-    return [(_normal(s.message), e) for e in catalog.entries.values() for s in e.samples if s.message]
+def _samples(catalog: Catalog) -> list[tuple[str, object, int]]:
+    """(sample, entry, where the entry's pattern starts matching in it), samples normalised: a cut
+    text names the entry only if it reaches the words the pattern is about (Triton's "PTXAS error:
+    Internal Triton PTX codegen error" heads every ptxas failure; what follows tells them apart)."""
+    found = []
+    for entry in catalog.entries.values():
+        for sample in entry.samples:
+            if sample.message:
+                m = entry.message.search(sample.message) if entry.message is not None else None
+                found.append((_normal(sample.message), entry, len(_normal(sample.message[:m.start()])) if m else 0))
+    return found
 
 
 def _class_ok(entry, facts: Facts) -> bool:
@@ -112,8 +121,8 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         normal = _normal(text.rstrip(".…"))
         if len(normal) < MIN_CUT:
             continue
-        entries = {e.id: e for sample, e in _samples(catalog)
-                   if sample.startswith(normal) and len(sample) > len(normal) and _class_ok(e, facts)}
+        entries = {e.id: e for sample, e, reach in _samples(catalog)
+                   if sample.startswith(normal) and reach < len(normal) < len(sample) and _class_ok(e, facts)}
         groups = {}
         if not entries:
             for entry in word_candidates(catalog, text):
@@ -192,21 +201,48 @@ def _leads(pattern: re.Pattern) -> list[str]:
 
 
 def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
-    """A traceback cut before its message: the entry declared at one of its frames whose raise
-    line is the printed one (its source pattern, or its message's leading text in the line)."""
-    if exc.message.strip() or not exc.frames:
+    """A traceback cut before its message, or a few letters into it: the entry declared at one of
+    its frames whose raise line is the printed one (its source pattern, or its message's leading
+    text in the line), or, at the raise frame itself, whose message starts with those letters."""
+    stub = exc.message.strip()
+    if len(stub) >= MIN_CUT or not exc.frames:
         return None
     facts = to_facts(exc, "", type_name)
-    best = None
+    best, tied = None, False
     for entry in catalog.index.site_candidates(facts.frames[:6]):
         at_site = _site_frame(entry, facts)
         if at_site is None or not _class_ok(entry, facts):
             continue
         depth, frame = at_site
         source = frame.source or ""
-        evidence = bool(entry.source and source and entry.source.search(source))
-        if not evidence and entry.message is not None and source:
-            evidence = any(lead[:24] in source for lead in _leads(entry.message))
-        if evidence and (best is None or depth < best[0]):
-            best = (depth, Identified(Match(entry, {}, frame, ()), facts, True))
-    return best[1] if best else None
+        if stub:      # which of the site's messages it began to print says which entry
+            evidence = depth == 0 and entry.message is not None and _starts(entry.message, stub)
+        else:
+            evidence = bool(entry.source and source and entry.source.search(source))
+            if not evidence and entry.message is not None and source:
+                evidence = any(lead[:24] in source for lead in _leads(entry.message))
+        if evidence and best is not None and depth == best[0]:
+            tied = True
+        elif evidence and (best is None or depth < best[0]):
+            best, tied = (depth, Identified(Match(entry, {}, frame, ()), facts, True)), False
+    if best is not None:
+        return None if tied and stub else best[1]
+    return None if stub else _from_unnamed_raise_line(facts, catalog)
+
+
+def _starts(pattern: re.Pattern, text: str) -> bool:
+    return any(prefix.fullmatch(text) for prefix in prefixes(pattern))
+
+
+def _from_unnamed_raise_line(facts, catalog: Catalog) -> Identified | None:
+    """A raise line printed after frames were cut out, its own frame unnamed: the one entry whose
+    message's leading text the raise statement holds."""
+    frame = facts.frames[0]
+    source = frame.source or ""
+    if frame.module or not source.startswith(("raise ", "assert ")):
+        return None
+    entries = [entry for entry in word_candidates(catalog, source)
+               if _class_ok(entry, facts) and any(lead[:24] in source for lead in _leads(entry.message))]
+    if len(entries) != 1:
+        return None
+    return Identified(Match(entries[0], {}, frame, ()), facts, True)

@@ -12,6 +12,7 @@
 The header names the type before any frame (so a paste cut before the last line still has it),
 each frame prints numbered source lines around an arrow at the line that ran: the arrow's line
 is the raise line, and the lines that finish its statement (a message's f-string) are evidence too.
+A paste that cuts frames out leaves "..." and then the raise line of a frame it does not name.
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ def frame(text: str, module_of) -> Frame | None:
     if m:
         return Frame("<cell>", "<module>", int(m["line"]), "<cell>", _source="")
     return None
+
+
+def elided() -> Frame:
+    """The frame of source lines printed after "...", where frames were cut out: its module is
+    unknown (none of its lines names it)."""
+    return Frame("", "", 0, "", _source="")
 
 
 def add_source(current: Frame, text: str, open_brackets: int | None) -> tuple[bool, int | None]:

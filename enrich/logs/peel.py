@@ -38,7 +38,9 @@ TOKEN = re.compile(
     r"|(?P<bar> *\|)(?= )")                                               # a CI viewer's column
 # after a timestamp only: syslog and journald's ``host unit[pid]:``
 SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
-STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|\([^()]*pid=|\[rank\d+\]:)")   # tokens never indented content
+# tokens never indented content: a timestamp, glog's, vLLM's "ERROR 06-29 13:11:30", a process tag
+STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d"
+                    rf"|\([^()]*pid=|\[rank\d+\]:)")
 KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "pid", "compose", "label", "bar")
 CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper
 BRACKET_TIME = re.compile(TIME)
@@ -57,7 +59,9 @@ WORD = re.compile(r"^[A-Za-z][\w.-]*$")
 # width of "：" and "，" was their space
 FULL_WIDTH = {0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20}
 FULL_WIDTH_PAUSE = re.compile("[\uff01\uff0c\uff1a\uff1b\uff1f] ?")
-NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|terminate called|[A-Z]\w*(?:Error|Exception|Warning)\b)")
+# never a tag: a traceback's words, an error's name, NCCL's own "init.cc:943 NCCL WARN ..."
+NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|terminate called|[A-Z]\w*(?:Error|Exception|Warning)\b"
+                        r"|\S+ NCCL (?:WARN|INFO|TRACE)\b)")
 
 
 @dataclass(slots=True)
@@ -229,7 +233,7 @@ class Peeler:
         streams, level = streams + more, inner_level or level
         stream = " ".join(([outer] if outer else []) + streams)
         clean = ANSI.sub("", text) if "\x1b" in text or "[" in text else text
-        prefix = DIGITS.sub("", clean[:len(clean) - len(content)]) if content and clean.endswith(content) else ""
+        prefix = DIGITS.sub("", clean[:len(clean) - len(content)]) if clean.endswith(content) else ""
         if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
             return [Line(number, part, stream, level, prefix, repeats) for part in split_collapsed(content)]
         return [Line(number, content, stream, level, prefix, repeats)]

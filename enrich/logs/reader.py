@@ -23,6 +23,7 @@ EXCEPTION = re.compile(
 ERROR_LINE = re.compile(
     r"(?:^|\s)(?P<type>(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception))(?:\((?P<inner>[\w.]+)\))?)"
     r":(?: +(?P<message>\S.*)|\s*$)")
+DEFINITION = re.compile(r"(?:async\s+)?def\s|class\s")     # Python code: "-> torch.Tensor:" ends a signature
 # an exception printed as its repr: ValueError('...'), IncompatibleTypeErrorImpl("...")
 REPR = re.compile(r"(?:^|(?<=[\s`'\"(:]))(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Impl|Failure)\w*)"
                   r"\((?P<q>['\"])(?P<message>.{8,}?)(?P=q)\)")
@@ -45,6 +46,7 @@ ROOTS = ("sglang", "vllm", "mlx_lm", "mlx", "torch", "triton", "transformers", "
          "ray", "enrich")
 PACKAGE_DIRS = ("site-packages", "dist-packages")
 MAX_CONTINUATION = 40
+MAX_SOURCE_LINES = 8         # lines a printed statement may go on for before the traceback counts as cut
 STALE = 200          # lines after which an unfinished traceback of a quiet process is closed
 
 
@@ -104,6 +106,7 @@ class _Stream:
         self.current: TextException | None = None   # traceback or message being read
         self.state = "idle"                          # idle | frames | source | message
         self.continuation = 0
+        self.gap = False                             # an empty line of the message's record was just read
         self.last: TextException | None = None       # the last exception closed in this stream
         self.log_error: TextException | None = None  # an error log line, unless a traceback follows it
         self.pending_chain: TextException | None = None   # chained to the next traceback
@@ -223,6 +226,9 @@ class Parser:
                 s.state, s.open_brackets = "source", None
                 return
             if s.notebook is not None and s.current.frames:
+                if stripped == "..." and s.current.frames[-1].module:   # frames cut out: what follows is another's
+                    s.current.frames.append(notebook.elided())
+                    return
                 numbered, s.open_brackets = notebook.add_source(s.current.frames[-1], text, s.open_brackets)
                 if numbered:
                     return
@@ -239,15 +245,23 @@ class Parser:
             if m and (m["message"] is not None or "." in m["type"] or m["type"][:1].isupper()):
                 s.current.type, s.current.inner = m["type"], m["inner"]
                 s.current.message = (m["message"] or "")[:MAX_MESSAGE]
-                s.state, s.continuation, s.level, s.prefix = "message", 0, level, prefix
+                s.state, s.continuation, s.level, s.prefix, s.gap = "message", 0, level, prefix, False
+                return
+            if s.state == "source" and s.current.frames and _unfinished(s.current.frames[-1]._source or ""):
+                frame = s.current.frames[-1]           # the printed statement goes on (a string with newlines)
+                frame._source = (frame._source + "\n" + stripped)[:400]
                 return
             self._close(s, partial=True)      # something else: the traceback was cut off here
             self._idle_line(s, number, text, level, repeats, prefix)
             return
         if s.state == "message":
+            if not stripped and prefix.strip() and prefix.rstrip() == s.prefix.rstrip() and not s.gap:
+                s.gap = True          # an empty line of the same record: the message may go on after it
+                return
             if self._continues(s, text, stripped, level) and s.prefix.startswith(prefix):   # same record
-                s.current.message = (s.current.message + "\n" + text.rstrip())[:MAX_MESSAGE].lstrip("\n")
-                s.continuation += 1
+                joint = "\n\n" if s.gap else "\n"
+                s.current.message = (s.current.message + joint + text.rstrip())[:MAX_MESSAGE].lstrip("\n")
+                s.continuation, s.gap = s.continuation + 1, False
                 return
             self._close(s)
         self._idle_line(s, number, text, level, repeats, prefix)
@@ -309,7 +323,7 @@ class Parser:
             self.found.append(TextException(type="NCCL", message=returned[1], line=number, stream=s.name,
                                             kind="log", repeats=repeats))
             return
-        m = ERROR_LINE.search(text)
+        m = ERROR_LINE.search(text) if not DEFINITION.match(text) else None
         if m and not text.startswith((" ", "\t")):
             exc = TextException(type=m["type"], message=(m["message"] or "")[:MAX_MESSAGE], line=number,
                                 stream=s.name, inner=m["inner"], repeats=repeats)
@@ -336,7 +350,7 @@ class Parser:
                                             kind="warning", repeats=repeats))
 
     def _open_message(self, s: _Stream, exc: TextException, level: str, prefix: str = "") -> None:
-        s.current, s.state, s.continuation, s.level, s.prefix = exc, "message", 0, level, prefix
+        s.current, s.state, s.continuation, s.level, s.prefix, s.gap = exc, "message", 0, level, prefix, False
 
     def _note(self, s: _Stream, note: re.Match) -> None:
         target = s.current if s.state == "message" else s.last
@@ -384,6 +398,13 @@ def read_lines(lines: Iterable[str]) -> tuple[list[TextException], list[tuple[in
 
 def parse_text(text: str) -> list[TextException]:
     return parse_lines(text.splitlines())
+
+
+def _unfinished(source: str) -> bool:
+    """A statement left open: a string or a bracket its printed lines have not closed yet."""
+    if not source or source.count("\n") >= MAX_SOURCE_LINES:
+        return False
+    return source.count('"') % 2 == 1 or sum(source.count(c) for c in "([{") > sum(source.count(c) for c in ")]}")
 
 
 def to_facts(exc: TextException, message: str | None = None, type_name: str | None = None):

@@ -177,6 +177,16 @@ SCENARIOS = [
             with mp.get_context("fork").Pool(1) as pool:
                 print(pool.map(worker, [0]))
     """),
+    Scenario("tensor-device-mismatch", ["torch/tensor-device-mismatch"], """
+        import torch
+        embedding = torch.nn.Embedding(32000, 64).cuda()
+        token_ids = torch.tensor([[1, 2, 3]])            # left on the CPU
+        print(embedding(token_ids).sum().item())
+    """),
+    Scenario("nccl-no-visible-gpu", ["torch/cuda-no-gpus"], """
+        import torch, torch.distributed as dist
+        dist.init_process_group("nccl")
+    """, launcher="torchrun1", env={"CUDA_VISIBLE_DEVICES": ""}),
     Scenario("torchrun-sigkill", ["process/killed"], """
         import os, signal, torch
         torch.zeros(1, device="cuda")

@@ -265,3 +265,88 @@ AssertionError
 """ + note(generic) + "\n"
     [finding] = read(text)
     assert finding.generic and finding.summary == generic.summary
+
+
+NOTEBOOK_ELIDED = '''ValueError                                Traceback (most recent call last)
+Cell In[4], line 2
+      1 from transformers import AutoConfig
+----> 2 AutoConfig.from_pretrained("/models/adapter")
+
+File ~/venv/lib/python3.11/site-packages/mylib/loader.py:88, in load(path)
+     87 def load(path):
+---> 88     return AutoConfig.from_pretrained(path)
+
+...
+-> 1158     raise ValueError(
+   1159         f"Unrecognized model in {pretrained_model_name_or_path}. "
+   1160         f"Should have a `model_type` key in its {CONFIG_NAME}, or contain one of the following strings "
+'''
+
+
+def test_a_raise_line_after_frames_cut_out_is_not_the_last_named_frames():
+    """IPython's "..." stands for frames cut out: the raise line after it belongs to none of the
+    named frames (mylib did not raise it), and its message's leading words still say the entry."""
+    from enrich.logs.reader import parse_text
+    [exc] = parse_text(NOTEBOOK_ELIDED)
+    assert exc.frames[-2].module == "mylib.loader" and exc.frames[-2].source.startswith("return AutoConfig")
+    assert exc.frames[-1].module == "" and exc.frames[-1].source.startswith("raise ValueError(")
+    [finding] = read(NOTEBOOK_ELIDED)
+    assert finding.id == "transformers/no-model-type" and finding.partial
+
+
+def test_a_message_cut_a_few_letters_in_is_known_at_its_raise_frame():
+    """mlx's load_weights raises four messages; the letters printed before the cut say which."""
+    text = '''Traceback (most recent call last):
+  File "/venv/lib/python3.14/site-packages/mlx_vlm/utils.py", line 231, in load_model
+    model.load_weights(list(weights.items()))
+  File "/venv/lib/python3.14/site-packages/mlx/nn/layers/base.py", line 200, in load_weights
+    raise ValueError(
+    ...<2 lines>...
+    )
+ValueError: Expected shap'''
+    [finding] = read(text)
+    assert finding.id == "mlx/load-weights-shape" and finding.partial
+    assert read(text.replace("Expected shap", "Expected"))[0].id is None       # too few letters to tell
+    moved = text.replace("mlx/nn/layers/base.py", "mlx_vlm/models/base.py")
+    assert read(moved)[0].id is None                  # not raised at the entry's site
+
+
+def test_a_printed_statement_that_goes_on_over_unindented_lines():
+    """A string with newlines in an assert's source: its lines are the statement, not the end of
+    the traceback, so the raise frame still says whose assert it was."""
+    text = '''Traceback (most recent call last):
+  File "/usr/local/lib/python3.10/site-packages/neuronx_distributed/parallel_layers/utils.py", line 9, in ensure_divisibility
+    assert numerator % denominator == 0, "
+{}
+ is not divisible by
+{}
+".format(
+AssertionError: 50257 is not divisible by 8
+'''
+    [finding] = read(text)
+    assert finding.id is None and finding.exception == "AssertionError"
+    sglang = text.replace("neuronx_distributed/parallel_layers/utils.py", "sglang/srt/utils.py")
+    assert read(sglang)[0].id == "sglang/not-divisible"
+
+
+def test_an_empty_line_of_the_same_record_does_not_end_its_message():
+    """Triton's ptxas error has an empty line before its "Repro command:"; inductor logs each line
+    under one glog prefix, the empty one included: the command is the message's, not an error."""
+    head = "E0305 20:23:38.779000 745 site-packages/torch/_inductor/runtime/triton_heuristics.py:533]"
+    text = "\n".join(f"{head} {line}".rstrip() for line in [
+        "RuntimeError: Internal Triton PTX codegen error", "`ptxas` stderr:",
+        "ptxas fatal   : Value 'sm_120' is not defined for option 'gpu-name'", "",
+        "Repro command: /venv/triton/backends/nvidia/bin/ptxas -lineinfo -v --gpu-name=sm_120 /tmp/k.ptx", ""])
+    [finding] = read(text, all=True)
+    assert finding.id == "triton/ptxas-unknown-arch" and finding.message.endswith("/tmp/k.ptx")
+
+
+def test_nccl_warn_lines_of_two_ranks_are_not_a_repeated_tag():
+    lines = [f"myhost:{pid}:{pid} [0] init.cc:943 NCCL WARN Duplicate GPU detected : rank {a} and rank {b} "
+             "both on CUDA device 53000" for pid, a, b in ((2292596, 0, 1), (2292597, 1, 0))]
+    found = read("\n".join(lines) + "\n")
+    assert [f.id for f in found] == ["torch/nccl-duplicate-gpu"] and found[0].count == 2
+
+
+def test_a_signature_ending_in_a_dotted_class_is_code():
+    assert read("def vector_add(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:\n    return a + b\n") == []

@@ -31,6 +31,7 @@ FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_work
     ("(VllmWorker rank=0 pid=226) ERROR 06-11 01:51:09 [multiproc_executor.py:527]     output = func(*args, **kwargs)",
      "VllmWorker rank=0 pid=226", "    output = func(*args, **kwargs)"),
     ("ERROR 12-09 00:49:29 engine.py:366] Traceback (most recent call last):", "", "Traceback (most recent call last):"),
+    (f" ERROR 06-29 13:11:30 [multiproc_executor.py:1000] {FRAME}", "", FRAME),     # pasted one space in
     # vLLM's colour codes with their escape character lost in a paste
     ("[1;36m(APIServer pid=1554) [0;0m ERROR 11-11 23:20:26 [async_llm.py:524]   File \"/x/vllm/a.py\", line 1, in f",
      "APIServer pid=1554", '  File "/x/vllm/a.py", line 1, in f'),
