@@ -208,7 +208,7 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     if len(stub) >= MIN_CUT or not exc.frames:
         return None
     facts = to_facts(exc, "", type_name)
-    best, tied = None, False
+    found = []         # (depth of the site frame, entry, frame)
     for entry in catalog.index.site_candidates(facts.frames[:6]):
         at_site = _site_frame(entry, facts)
         if at_site is None or not _class_ok(entry, facts):
@@ -221,13 +221,15 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
             evidence = bool(entry.source and source and entry.source.search(source))
             if not evidence and entry.message is not None and source:
                 evidence = any(lead[:24] in source for lead in _leads(entry.message))
-        if evidence and best is not None and depth == best[0]:
-            tied = True
-        elif evidence and (best is None or depth < best[0]):
-            best, tied = (depth, Identified(Match(entry, {}, frame, ()), facts, True)), False
-    if best is not None:
-        return None if tied and stub else best[1]
-    return None if stub else _from_unnamed_raise_line(facts, catalog)
+        if evidence:
+            found.append((depth, entry, frame))
+    if not found:
+        return None if stub else _from_unnamed_raise_line(facts, catalog)
+    nearest = [(entry, frame) for depth, entry, frame in found if depth == min(d for d, _, _ in found)]
+    if stub and len(nearest) > 1:
+        return None       # the letters fit more than one of the site's messages
+    entry, frame = nearest[0]
+    return Identified(Match(entry, {}, frame, ()), facts, True)
 
 
 def _starts(pattern: re.Pattern, text: str) -> bool:

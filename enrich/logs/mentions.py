@@ -215,7 +215,9 @@ def _search(pattern: re.Pattern, line: str) -> re.Match | None:
     for n, start in enumerate(STARTS.finditer(line)):
         if n >= MAX_STARTS:
             break
-        m = pattern.match(line[start.end():])
-        if m is not None:
-            return m
+        opening = start.group().rfind("[")      # "`[metal::malloc] ...`": the bracket may be the message's
+        for at in ((start.start() + opening,) if opening >= 0 else ()) + (start.end(),):
+            m = pattern.match(line[at:])
+            if m is not None:
+                return m
     return None

@@ -60,12 +60,13 @@ def add_source(current: Frame, text: str, open_brackets: int | None) -> tuple[bo
     code = m["code"].strip()
     if m["arrow"]:
         current._source = code[:MAX_SOURCE]
-        return True, _balance(code)
+        return True, unclosed(code)
     if open_brackets:
         current._source = (current._source + "\n" + code)[:MAX_SOURCE]
-        return True, open_brackets + _balance(code)
+        return True, open_brackets + unclosed(code)
     return True, open_brackets
 
 
-def _balance(code: str) -> int:
+def unclosed(code: str) -> int:
+    """Brackets the code opens and does not close."""
     return max(0, sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}"))

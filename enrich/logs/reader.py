@@ -255,8 +255,8 @@ class Parser:
             self._idle_line(s, number, text, level, repeats, prefix)
             return
         if s.state == "message":
-            if not stripped and prefix.strip() and prefix.rstrip() == s.prefix.rstrip() and not s.gap:
-                s.gap = True          # an empty line of the same record: the message may go on after it
+            if not stripped and level and level == s.level and prefix.rstrip() == s.prefix.rstrip() and not s.gap:
+                s.gap = True          # an empty line logged with the record's level: the message may go on
                 return
             if self._continues(s, text, stripped, level) and s.prefix.startswith(prefix):   # same record
                 joint = "\n\n" if s.gap else "\n"
@@ -404,7 +404,7 @@ def _unfinished(source: str) -> bool:
     """A statement left open: a string or a bracket its printed lines have not closed yet."""
     if not source or source.count("\n") >= MAX_SOURCE_LINES:
         return False
-    return source.count('"') % 2 == 1 or sum(source.count(c) for c in "([{") > sum(source.count(c) for c in ")]}")
+    return source.count('"') % 2 == 1 or notebook.unclosed(source) > 0
 
 
 def to_facts(exc: TextException, message: str | None = None, type_name: str | None = None):

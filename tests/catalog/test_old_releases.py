@@ -57,6 +57,13 @@ WIDENED = [
      "Set VLLM_ATTENTION_BACKEND=FLEX_ATTENTION to use FlexAttention backend which supports all head sizes.",
      "vllm.v1.attention.backends.triton_attn:TritonAttentionBackend.validate_head_size",
      "Head sizes need to be larger or equal"),
+    ("vllm/pp-unsupported-model", "vllm", "0.6.2",
+     "Pipeline parallelism is only supported for the following  architectures: ['AquilaForCausalLM', 'AquilaModel', "
+     "'DeepseekV2ForCausalLM', 'GPT2LMHeadModel', 'InternLM2ForCausalLM', 'InternLMForCausalLM', 'InternVLChatModel', "
+     "'JAISLMHeadModel', 'LlamaForCausalLM', 'LLaMAForCausalLM', 'MistralForCausalLM', 'MixtralForCausalLM', "
+     "'NemotronForCausalLM', 'Phi3ForCausalLM', 'Qwen2ForCausalLM', 'Qwen2MoeForCausalLM', 'QWenLMHeadModel', "
+     "'Qwen2VLForConditionalGeneration'].",
+     "vllm.config:ModelConfig.verify_with_parallel_config", "Pipeline parallelism is only supported for the following "),
     ("vllm/head-size-unsupported", "vllm", "0.3.3",
      "head_size (100) is not supported. Supported head sizes: [64, 80, 96, 128].",
      "vllm.model_executor.layers.attention:PagedAttention.__init__", "Supported head sizes: "),

@@ -162,3 +162,15 @@ def test_the_tokenizer_refusal_shares_the_auto_model_wording_but_not_its_cause()
     assert ids(head + "to build an AutoTokenizer.\nModel type should be one of AlbertConfig\n") == []
     assert ids(head + "for this kind of AutoModel: AutoModelForCausalLM.\nModel type should be one of BartConfig\n") == \
         ["transformers/auto-class-config-unsupported"]
+
+
+def test_torch_extension_builds_are_flashinfers_only_by_its_module_names():
+    """FlashInfer 0.2.0-0.2.5 built through torch's cpp_extension, whose failure every extension shares."""
+    assert ids("RuntimeError: Error building extension 'exllama_ext'\n") == []
+    assert ids("RuntimeError: Error building extension 'batch_decode_with_kv_cache_dtype_q_f16_dtype_kv_f16'\n") == \
+        ["flashinfer/jit-build-failed"]
+
+
+def test_a_quoted_message_that_starts_with_a_bracket():
+    assert ids("The crash `[metal::malloc] Resource limit (499000) exceeded` happens under load.\n") == \
+        ["mlx/metal-resource-limit"]
