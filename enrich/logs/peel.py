@@ -199,6 +199,7 @@ class Peeler:
         self.partial: dict[str, str] = {}      # CRI / docker stream -> text of its unfinished line
         self.pads: dict[str, int | None] = {"outer": None, "inner": None}   # pytest's E column, per level
         self.tags: set[str] = set()            # repeated prefixes learnt so far
+        self.previous = ""                     # the last line put together (CRI/docker pieces joined)
 
     @property
     def pending(self) -> bool:
@@ -212,12 +213,18 @@ class Peeler:
         if decoded is None:
             return []
         text, outer = decoded
+        previous, self.previous = self.previous, text
         if not text.isascii():
             text = FULL_WIDTH_PAUSE.sub(lambda m: chr(ord(m.group()[0]) - 0xFEE0) + " ", text).translate(FULL_WIDTH)
         content, streams, level, repeats = self.content(text, neighbours[1:2])
         if outer and not streams and not content.strip():
             return [Line(number, "", outer, level, True)]
-        others = [_neighbour(n) for n in neighbours] if neighbours and content and content[0] not in " \t" else ()
+        others = []
+        if neighbours and content and content[0] not in " \t":
+            # (previous, next) raw lines; a CRI piece before this line is this line's own start, so
+            # the line before it is the last one put together; a piece after it starts the next
+            others = [_neighbour(previous if k == 0 and _piece(line) else line, following=k == 1)
+                      for k, line in enumerate(neighbours)]
         for _ in range(2 if others else 0):     # a tag, and one more under it
             shared = repeated_prefix(content, others, self.tags)
             if not shared:
@@ -318,13 +325,19 @@ def unquote(text: str) -> str:
     return text
 
 
-def _neighbour(raw: str) -> str:
-    """A neighbouring line's content, for comparing prefixes (no state is touched)."""
+def _piece(raw: str) -> bool:
+    m = CRI.match(raw) if raw[:1].isdigit() else None
+    return m is not None and m["tag"] == "P"
+
+
+def _neighbour(raw: str, following: bool = False) -> str:
+    """A neighbouring line's content, for comparing prefixes (no state is touched). A CRI piece
+    after the line starts the next line; one before it is a piece of the line itself."""
     text = raw.rstrip("\n")
     m = CRI.match(text)
     if m:
-        if m["tag"] == "P":
-            return ""         # a piece of the line itself
+        if m["tag"] == "P" and not following:
+            return ""
         text = text[m.end():]
     elif text.startswith('{"'):
         try:

@@ -392,7 +392,7 @@ def read_lines(lines: Iterable[str]) -> tuple[list[TextException], list[tuple[in
     parser = Parser()
     parser.kept = []
     for i, line in enumerate(lines):
-        parser.feed(i + 1, line, tuple(lines[j] for j in (i - 1, i + 1) if 0 <= j < len(lines)))
+        parser.feed(i + 1, line, (lines[i - 1] if i else "",) + ((lines[i + 1],) if i + 1 < len(lines) else ()))
     return parser.finish(), parser.kept
 
 

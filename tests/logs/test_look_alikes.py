@@ -174,3 +174,16 @@ def test_torch_extension_builds_are_flashinfers_only_by_its_module_names():
 def test_a_quoted_message_that_starts_with_a_bracket():
     assert ids("The crash `[metal::malloc] Resource limit (499000) exceeded` happens under load.\n") == \
         ["mlx/metal-resource-limit"]
+
+
+def test_an_fp8_type_other_than_e4m3_refused_on_a_new_gpu():
+    """Triton's message names the type refused; only fp8e4nv refused means a GPU older than Ada."""
+    refused = "ValueError: type {} not supported in this architecture. The supported fp8 dtypes are ({})\n"
+    assert ids(refused.format("fp8e5b16", "'fp8e4nv', 'fp8e5'")) == []
+    assert ids(refused.format("fp8e4nv", "'fp8e4b15', 'fp8e5'")) == ["triton/fp8e4nv-unsupported"]
+
+
+def test_torchscript_loading_a_plain_checkpoint_is_not_a_damaged_file():
+    missing = "RuntimeError: PytorchStreamReader failed locating file {}: file not found\n"
+    assert ids(missing.format("constants.pkl")) == []
+    assert ids(missing.format("data/0")) == ["torch/load-corrupt-archive"]
