@@ -46,15 +46,15 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         line = line[:MAX_LINE]
         if len(line) < 12:
             continue
-        named = set()
+        named = []
         for entry in _worded(index, line):
             if entry.require_site:
                 continue
             m = _search(entry.message, line)
             if m is not None:
-                named.add(entry.id)
-                found.append(Mention(number, entry.id, m.group(0),
-                                     captured(m)))
+                named.append(Mention(number, entry.id, m.group(0), captured(m)))
+        # a quote another entry's quote holds is part of that error ("Missing key(s) ... Unexpected key(s) ...")
+        found += [m for m in named if not any(m.text in o.text and len(o.text) > len(m.text) for o in named)]
         if not named:
             found += _cut_mentions(number, line, catalog)
     found += _wrapped(lines, catalog, {m.line for m in found}) if wrapped else []

@@ -187,3 +187,8 @@ def test_torchscript_loading_a_plain_checkpoint_is_not_a_damaged_file():
     missing = "RuntimeError: PytorchStreamReader failed locating file {}: file not found\n"
     assert ids(missing.format("constants.pkl")) == []
     assert ids(missing.format("data/0")) == ["torch/load-corrupt-archive"]
+
+
+def test_missing_and_unexpected_keys_quoted_on_one_line_are_one_error():
+    line = 'resuming fails: `Missing key(s) in state_dict: "a.weight". Unexpected key(s) in state_dict: "_orig_mod.a.weight".`\n'
+    assert ids(line) == ["torch/state-dict-missing-keys"]

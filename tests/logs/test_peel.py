@@ -54,6 +54,12 @@ FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_work
     # a logging format with the date written month first ("%m-%d-%Y-%H:%M:%S")
     (f"(Worker_TP7 pid=380351) ERROR 04-28-2026-15:50:31.931 [multiproc_executor.py:706] {FRAME}",
      "Worker_TP7 pid=380351", FRAME),
+    # control characters as an editor shows them, pasted as text: "^[" for ESC, "^M" for a carriage return
+    (f"^[[1;36m(EngineCore_DP0 pid=6444)^[[0;0m ERROR 12-23 07:23:11 [core.py:708] {FRAME}^M",
+     "EngineCore_DP0 pid=6444", FRAME),
+    # Ray's logger: a tab after the time
+    ("2023-07-09 03:37:34,978\tERROR trial_runner.py:1062 -- Trial lambda_c9d83_00000: Error processing event.", "",
+     "trial_runner.py:1062 -- Trial lambda_c9d83_00000: Error processing event."),
     # progress bars overwritten with carriage returns
     ("progress 10%\rprogress 100%\rValueError: after bars", "", "ValueError: after bars"),
 ])
