@@ -106,10 +106,10 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
         # A message that does not fit. Let through: an empty message (a bare assert) with the
         # right raise line, and any message at the right site and line (an assert with text).
         return None
-    if entry.message is None and (at_site is None or (entry.source and not source_ok)):
+    # known by class and site alone: it needs the site, its raise line if it names one, and a class
+    # that was printed (a traceback cut before its type says nothing)
+    if entry.message is None and (at_site is None or not source_ok and (entry.source or not facts.type_name)):
         return None
-    if entry.message is None and not facts.type_name and not source_ok:
-        return None       # known by class and site alone: a class not printed says nothing
     if entry.require_site and at_site is None:
         return None
     if facts.exception is not None and not _version_ok(entry):

@@ -218,14 +218,13 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         if stub:      # which of the site's messages it began to print says which entry
             evidence = depth == 0 and entry.message is not None and _starts(entry.message, stub)
         else:
-            evidence = bool(entry.source and source and entry.source.search(source))
-            if not evidence and entry.message is not None and source:
-                evidence = any(lead[:24] in source for lead in _leads(entry.message))
+            evidence = bool(entry.source and source and entry.source.search(source)) or _raises(entry, source)
         if evidence:
             found.append((depth, entry, frame))
     if not found:
         return None if stub else _from_unnamed_raise_line(facts, catalog)
-    nearest = [(entry, frame) for depth, entry, frame in found if depth == min(d for d, _, _ in found)]
+    least = min(depth for depth, _, _ in found)
+    nearest = [(entry, frame) for depth, entry, frame in found if depth == least]
     if stub and len(nearest) > 1:
         return None       # the letters fit more than one of the site's messages
     entry, frame = nearest[0]
@@ -236,6 +235,11 @@ def _starts(pattern: re.Pattern, text: str) -> bool:
     return any(prefix.fullmatch(text) for prefix in prefixes(pattern))
 
 
+def _raises(entry, source: str) -> bool:
+    """The printed raise line holds the leading text of one of the entry's messages."""
+    return entry.message is not None and bool(source) and any(lead[:24] in source for lead in _leads(entry.message))
+
+
 def _from_unnamed_raise_line(facts, catalog: Catalog) -> Identified | None:
     """A raise line printed after frames were cut out, its own frame unnamed: the one entry whose
     message's leading text the raise statement holds."""
@@ -243,8 +247,7 @@ def _from_unnamed_raise_line(facts, catalog: Catalog) -> Identified | None:
     source = frame.source or ""
     if frame.module or not source.startswith(("raise ", "assert ")):
         return None
-    entries = [entry for entry in word_candidates(catalog, source)
-               if _class_ok(entry, facts) and any(lead[:24] in source for lead in _leads(entry.message))]
+    entries = [entry for entry in word_candidates(catalog, source) if _class_ok(entry, facts) and _raises(entry, source)]
     if len(entries) != 1:
         return None
     return Identified(Match(entries[0], {}, frame, ()), facts, True)

@@ -245,7 +245,7 @@ class Parser:
             if m and (m["message"] is not None or "." in m["type"] or m["type"][:1].isupper()):
                 s.current.type, s.current.inner = m["type"], m["inner"]
                 s.current.message = (m["message"] or "")[:MAX_MESSAGE]
-                s.state, s.continuation, s.level, s.prefix, s.gap = "message", 0, level, prefix, False
+                self._open_message(s, s.current, level, prefix)
                 return
             if s.state == "source" and s.current.frames and _unfinished(s.current.frames[-1]._source or ""):
                 frame = s.current.frames[-1]           # the printed statement goes on (a string with newlines)
