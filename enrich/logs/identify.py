@@ -25,6 +25,7 @@ ACTOR_TAG = re.compile(r"^\[[\w.]+=[^\[\]=]*(?:, [\w.]+=[^\[\]=]*)*\] ")   # xos
 SEPARATOR = re.compile(r": (?=\S)")
 DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
+RAISE = re.compile(r"raise ([\w.]+)\(")
 MAX_EMBEDDED = 6
 MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one
 
@@ -209,6 +210,7 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         return None
     facts = to_facts(exc, "", type_name)
     found = []         # (depth of the site frame, entry, frame)
+    by_class = []      # the innermost frame is the site and raises a class only this entry names there
     for entry in catalog.index.site_candidates(facts.frames[:6]):
         at_site = _site_frame(entry, facts)
         if at_site is None or not _class_ok(entry, facts):
@@ -219,8 +221,13 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
             evidence = depth == 0 and entry.message is not None and _starts(entry.message, stub)
         else:
             evidence = bool(entry.source and source and entry.source.search(source)) or _raises(entry, source)
+            if not evidence and depth == 0 and _raised_class(source) in entry.exceptions:
+                by_class.append((entry, frame))
         if evidence:
             found.append((depth, entry, frame))
+    if not found and len(by_class) == 1:
+        entry, frame = by_class[0]
+        return Identified(Match(entry, {}, frame, ()), facts, True)
     if not found:
         return None if stub else _from_unnamed_raise_line(facts, catalog)
     least = min(depth for depth, _, _ in found)
@@ -233,6 +240,12 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
 
 def _starts(pattern: re.Pattern, text: str) -> bool:
     return any(prefix.fullmatch(text) for prefix in prefixes(pattern))
+
+
+def _raised_class(source: str) -> str:
+    """The bare class a printed raise statement raises ("raise RuntimeError(error_m" gives RuntimeError)."""
+    m = RAISE.match(source)
+    return m.group(1).rsplit(".", 1)[-1] if m else ""
 
 
 def _raises(entry, source: str) -> bool:

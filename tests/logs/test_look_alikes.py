@@ -192,3 +192,13 @@ def test_torchscript_loading_a_plain_checkpoint_is_not_a_damaged_file():
 def test_missing_and_unexpected_keys_quoted_on_one_line_are_one_error():
     line = 'resuming fails: `Missing key(s) in state_dict: "a.weight". Unexpected key(s) in state_dict: "_orig_mod.a.weight".`\n'
     assert ids(line) == ["torch/state-dict-missing-keys"]
+
+
+def test_gloo_quoted_without_its_enforce_prefix_only_for_an_interface():
+    """gloo's interface and hostname lookups end in the same words; without the enforce prefix,
+    only a name shaped like an interface (or an IP address put where one belongs) is the entry's."""
+    quoted = "RuntimeError: Unable to find address for: {}\n"
+    for name in ("eth0", "enP7s7", "bond1", "ib0", "10.0.3.7"):
+        assert ids(quoted.format(name)) == ["torch/gloo-interface-not-found"], name
+    for name in ("dgx-1.ai", "node001", "gpu-worker-3"):
+        assert ids(quoted.format(name)) == [], name

@@ -350,3 +350,20 @@ def test_nccl_warn_lines_of_two_ranks_are_not_a_repeated_tag():
 
 def test_a_signature_ending_in_a_dotted_class_is_code():
     assert read("def vector_add(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:\n    return a + b\n") == []
+
+
+def test_a_traceback_cut_in_the_raise_statement_at_a_site_is_known_by_its_class():
+    """The paste ends inside the raise line of sglang's KV allocator: the site and the class
+    raised there say which entry; another class, or a frame below the site, says nothing."""
+    text = '''Traceback (most recent call last):
+  File "/sgl/python/sglang/srt/managers/schedule_batch.py", line 1402, in prepare_for_extend
+    out_cache_loc = alloc_for_extend(self)
+  File "/sgl/python/sglang/srt/mem_cache/common.py", line 377, in alloc_paged_token_slots_extend
+    raise RuntimeError(error_m'''
+    [finding] = read(text)
+    assert finding.id == "sglang/kv-pool-out-of-memory" and finding.partial
+    assert read(text.replace("raise RuntimeError(", "raise ValueError("))[0].id is None
+    deeper = text + '''
+  File "/sgl/python/sglang/srt/utils.py", line 90, in helper
+    raise RuntimeError(msg'''
+    assert read(deeper)[0].id is None
