@@ -254,13 +254,16 @@ def _raises(entry, source: str) -> bool:
 
 
 def _from_unnamed_raise_line(facts, catalog: Catalog) -> Identified | None:
-    """A raise line printed after frames were cut out, its own frame unnamed: the one entry whose
-    message's leading text the raise statement holds."""
+    """A raise line printed after frames were cut out, or under a frame whose function was elided
+    ("line 227, ..."): the one entry whose raise statement it is, or whose message's leading text
+    it holds."""
     frame = facts.frames[0]
     source = frame.source or ""
-    if frame.module or not source.startswith(("raise ", "assert ")):
+    if frame.qualname or not source.startswith(("raise ", "assert ")):
         return None
-    entries = [entry for entry in word_candidates(catalog, source) if _class_ok(entry, facts) and _raises(entry, source)]
+    stated = {entry.id: entry for entry in catalog.entries.values() if entry.source and entry.source.search(source)}
+    entries = [entry for entry in (stated.values() or word_candidates(catalog, source))
+               if _class_ok(entry, facts) and (entry.id in stated or _raises(entry, source))]
     if len(entries) != 1:
         return None
     return Identified(Match(entries[0], {}, frame, ()), facts, True)

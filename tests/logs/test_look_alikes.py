@@ -202,3 +202,9 @@ def test_gloo_quoted_without_its_enforce_prefix_only_for_an_interface():
         assert ids(quoted.format(name)) == ["torch/gloo-interface-not-found"], name
     for name in ("dgx-1.ai", "node001", "gpu-worker-3"):
         assert ids(quoted.format(name)) == [], name
+
+
+def test_triton_out_of_resources_without_its_lead_in_needs_the_numbers():
+    printed = "triton.runtime.errors.OutOfResources: shared memory, Required: 147456, Hardware limit: 101376\n"
+    assert ids(printed) == ["triton/oor-shared-memory"]
+    assert ids("RuntimeError: shared memory\n") == []

@@ -367,3 +367,14 @@ def test_a_traceback_cut_in_the_raise_statement_at_a_site_is_known_by_its_class(
   File "/sgl/python/sglang/srt/utils.py", line 90, in helper
     raise RuntimeError(msg'''
     assert read(deeper)[0].id is None
+
+
+def test_a_raise_statement_under_a_frame_whose_function_was_elided():
+    """"line 227, ..." hides the function; the assert printed below it is the entry's own."""
+    text = '''File ".../srt/layers/moe/fused_moe_triton/layer.py", line 227, ...
+    assert (num_experts - num_shared_slots) % self.moe_ep_size == 0
+AssertionError
+'''
+    [finding] = read(text)
+    assert finding.id == "sglang/moe-experts-ep" and finding.partial
+    assert read(text.replace("% self.moe_ep_size", "% self.tp_size_of_dense"))[0].id is None
