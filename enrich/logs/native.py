@@ -1,6 +1,6 @@
 """Failures printed by native code, with no Python exception: C++ aborts, c10d's glog lines,
 NCCL's WARN lines and return codes, the NVIDIA driver's Xid lines, Metal's assertions, and the
-compiler errors of a kernel built just in time."""
+compiler errors and failed build steps of a kernel built just in time."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ METAL = re.compile(r"(?P<message>(?:-\[MTL\w+ [^\]]+\]:\d*: )?failed assertion .
 # gcc/clang "file:line:col: fatal error: ..." and nvcc "file(line): error: ..." of a source file
 COMPILER = re.compile(r"(?P<file>(?:[A-Za-z]:)?[^\s:()]*[/\\][^\s:()]+\.(?:cuh|cu|hpp|hh|h|cc|cpp|cxx|c|inc))"
                       r"(?::\d+(?::\d+)?|\(\d+\)):\s+(?:fatal )?error:\s*(?P<message>.+)$")
+# ninja's line for a build step that failed: "FAILED: [code=1] <target>" (the code since ninja 1.12)
+NINJA_FAILED = re.compile(r"(?:^|\s)(?P<message>FAILED: (?:\[code=\d+\] )?\S+)")
 # torch's hint lines that follow a CUDA error (part of its message, never an error of their own)
 HINTS = ("CUDA kernel errors might be asynchronously reported", "For debugging consider passing CUDA_LAUNCH_BLOCKING",
          "Compile with `TORCH_USE_CUDA_DSA`", "Device-side assertions were explicitly omitted",
@@ -51,7 +53,11 @@ def native_error(text: str) -> tuple[str, str] | None:
 
 
 def compiler_error(text: str) -> str | None:
-    """The diagnostic of a compiler error line, from its source file's path on."""
+    """The diagnostic of a compiler error line, from its source file's path on, or of ninja's
+    line for a failed build step."""
+    if "FAILED: " in text:
+        m = NINJA_FAILED.search(text)
+        return m["message"] if m else None
     m = COMPILER.search(text) if " error:" in text else None
     return text[m.start():].strip() if m else None
 

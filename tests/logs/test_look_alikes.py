@@ -208,3 +208,19 @@ def test_triton_out_of_resources_without_its_lead_in_needs_the_numbers():
     printed = "triton.runtime.errors.OutOfResources: shared memory, Required: 147456, Hardware limit: 101376\n"
     assert ids(printed) == ["triton/oor-shared-memory"]
     assert ids("RuntimeError: shared memory\n") == []
+
+
+def test_ninja_failed_line_is_flashinfers_only_in_its_jit_cache():
+    """ninja's FAILED line alone (logged as a warning, its exception elsewhere) names the entry
+    only for a target in FlashInfer's JIT cache; any other build's step is not its failure."""
+    logged = "(Worker_TP0 pid=7) WARNING 06-09 01:36:04 [flashinfer_all_reduce.py:74] FAILED: [code=1] {}\n"
+    assert ids(logged.format("/srv/cache/flashinfer/0.6.11/90a/cached_ops/trtllm_comm/trtllm_comm.so")) \
+        == ["flashinfer/jit-build-failed"]
+    assert ids(logged.format("/root/.cache/flashinfer/90a/generated/batch_prefill.cuda.o")) == ["flashinfer/jit-build-failed"]
+    assert ids(logged.format("build/temp.linux-x86_64-cpython-311/csrc/attention_kernels.cuda.o")) == []
+    raised = ("RuntimeError: Ninja build failed. Ninja output:\n"
+              "ninja: Entering directory `/root/.cache/flashinfer/0.7.4/90a/cached_ops/silu_and_mul'\n"
+              "FAILED: /root/.cache/flashinfer/0.7.4/90a/cached_ops/silu_and_mul/silu_and_mul.cuda.o \n"
+              "/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found\n"
+              "ninja: build stopped: subcommand failed.\n")
+    assert ids(raised) == ["flashinfer/jit-build-failed"]
