@@ -120,14 +120,15 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
 
 
 def _explained_later(found: list[TextException], finding_of: dict[int, Finding]) -> None:
-    """In a chain, the earliest failure is the root, unless no entry knows it and the exception
-    raised while handling it is one an entry explains (a KeyError in a lookup, re-raised as
-    "model type `x` not recognised"): that one says what the first meant."""
+    """In a chain, the earliest failure is the root, unless the exception raised while handling
+    it is one an entry explains and the first is unknown or the same entry's bare lead-up (a
+    KeyError in a lookup, re-raised as "model type `x` not recognised"): that one says what the
+    first meant."""
     for exc in found:
         if exc.led_to is None or id(exc.led_to) not in finding_of:
             continue
         early, later = finding_of[id(exc)], finding_of[id(exc.led_to)]
-        if later.id and not later.wrapper and not early.id and early is not later:
+        if later.id and not later.wrapper and early.id in (None, later.id) and early is not later:
             later.root_cause, early.root_cause = True, False
 
 

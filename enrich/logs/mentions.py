@@ -137,8 +137,10 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> 
         if number in seen or not line.strip() or not following[0].strip():
             continue
         head, tail = line.rstrip(), following[0].strip()
+        known = [text for n, text in lines[i + 1:i + 3] if n in seen]    # lines that quote a message of their own
         for joined in (head + " " + tail, head + tail, "\n".join([head, *following])):
-            found = mentions([(number, joined)], catalog, wrapped=False)
+            found = [m for m in mentions([(number, joined)], catalog, wrapped=False)
+                     if not any(m.text in text for text in known)]
             if found:
                 out += found
                 break

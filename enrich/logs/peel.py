@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Container
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
 from enrich.logs.paste import BOX, TRACEBACK, rich_line, split_collapsed
@@ -234,7 +234,8 @@ class Peeler:
                 break
             if len(self.tags) < MAX_TAGS:
                 self.tags.add(content[:shared])
-            others = [o[shared:] if o.startswith(content[:shared]) else o for o in others]
+            # the neighbours lose the same tag and what it wrapped (a level), as this line does
+            others = [unwrap(o[shared:])[0] if o.startswith(content[:shared]) else o for o in others]
             streams.append(content[:shared - 1])
             content, more, inner_level = unwrap(content[shared:])
             streams, level = streams + more, inner_level or level
@@ -243,7 +244,8 @@ class Peeler:
         streams, level = streams + more, inner_level or level
         stream = " ".join(([outer] if outer else []) + streams)
         clean = ANSI.sub("", text) if "\x1b" in text or "[" in text else text
-        prefix = DIGITS.sub("", clean[:len(clean) - len(content)]) if clean.endswith(content) else ""
+        at = clean.rfind(content) if content else len(clean)    # inside the line where a fence was taken off it
+        prefix = DIGITS.sub("", clean[:at]) if at >= 0 else ""
         if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
             return [Line(number, part, stream, level, prefix, repeats) for part in split_collapsed(content)]
         return [Line(number, content, stream, level, prefix, repeats)]
@@ -326,6 +328,26 @@ def unquote(text: str) -> str:
     if text[:1] == ">" or text[:1] == " " and text[:4].lstrip(" ")[:1] == ">":
         return QUOTE.sub("", text, count=1)
     return text
+
+
+MAX_PIECES = 64     # CRI pieces joined into one neighbouring line
+
+
+def whole_line(raws: Iterable[str]) -> str:
+    """The first of these raw lines as its process wrote it: kubelet's CRI pieces ("P") joined up
+    to the full one, so a neighbour shows its whole prefix however short the pieces were cut."""
+    joined = ""
+    for n, raw in enumerate(raws):
+        m = CRI.match(raw) if raw[:1].isdigit() else None
+        if n == 0 and (m is None or m["tag"] != "P"):
+            return raw
+        if m is None or n >= MAX_PIECES:
+            break
+        joined = joined or raw[:m.start("tag")] + "F "
+        joined += raw[m.end():].rstrip("\n")
+        if m["tag"] != "P":
+            break
+    return joined
 
 
 def _piece(raw: str) -> bool:

@@ -14,7 +14,7 @@ from typing import Iterable
 from enrich.facts import MAX_MESSAGE, Frame
 from enrich.logs import notebook
 from enrich.logs.native import TERMINATE, WHAT, compiler_error, is_hint, native_error, nccl_return
-from enrich.logs.peel import Line, Peeler
+from enrich.logs.peel import MAX_PIECES, Line, Peeler, whole_line
 
 TRACEBACK = "Traceback (most recent call last):"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
@@ -117,6 +117,7 @@ class _Stream:
         self.seen = 0                                # the last line number read
         self.notebook: str | None = None             # IPython's traceback: the type its header named
         self.open_brackets: int | None = None        # IPython's source lines: what the arrow's statement left open
+        self.flat = False                            # its frames lost their indentation (a shifted paste)
 
 
 class Parser:
@@ -224,6 +225,7 @@ class Parser:
             if read is not None:
                 s.current.frames.append(read)
                 s.state, s.open_brackets = "source", None
+                s.flat = bool(frame) and not text[:1].isspace()
                 return
             if s.notebook is not None and s.current.frames:
                 if stripped == "..." and s.current.frames[-1].module:   # frames cut out: what follows is another's
@@ -235,6 +237,15 @@ class Parser:
             if stripped.startswith('File "'):      # a frame line hard-wrapped: joined with the next
                 s.wrapped_frame = text
                 return
+            if s.state == "source" and s.flat and stripped and s.current.frames:
+                # a paste that lost its indentation: the frame's statement unindented, the
+                # exception line indented
+                last = s.current.frames[-1]
+                if not last._source and not text[:1].isspace() and not EXCEPTION.match(stripped):
+                    last._source = stripped[:400]
+                    return
+                if last._source and text[:1].isspace() and ERROR_LINE.match(stripped):
+                    text = stripped
             if s.state == "source" and text.startswith((" ", "\t")) and stripped:
                 if s.current.frames and not s.current.frames[-1]._source and set(stripped) - CARETS:
                     s.current.frames[-1]._source = stripped[:400]
@@ -392,7 +403,8 @@ def read_lines(lines: Iterable[str]) -> tuple[list[TextException], list[tuple[in
     parser = Parser()
     parser.kept = []
     for i, line in enumerate(lines):
-        parser.feed(i + 1, line, (lines[i - 1] if i else "",) + ((lines[i + 1],) if i + 1 < len(lines) else ()))
+        following = (whole_line(lines[i + 1:i + 1 + MAX_PIECES]),) if i + 1 < len(lines) else ()
+        parser.feed(i + 1, line, (lines[i - 1] if i else "",) + following)
     return parser.finish(), parser.kept
 
 

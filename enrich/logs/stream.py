@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from typing import IO
 
+from enrich.logs.peel import whole_line
 from enrich.logs.reader import Parser, TextException
 
 # A line is looked at in Python only if it holds one of these: found in one pass by an
@@ -13,27 +14,28 @@ from enrich.logs.reader import Parser, TextException
 # installed, else each with str.find, which runs far faster than one regex alternation.
 TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
             'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
-            "exitcode", "FAILED: ", "\u2502 /")                # a frame of rich's boxed traceback cut before its header
+            "exitcode", "FAILED: ", "Failed", "Failure",   # BackendCompilerFailed, CompileTimeAssertionFailure
+            "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 BLOCK = 1 << 22
 
 
 def scan(stream: IO[str]) -> list[TextException]:
     """Parse a text stream block by block; lines far from any trigger are never split out."""
     parser = Parser()
-    number, carry = 0, ""
+    number, carry, last = 0, "", ""     # last: the block's last line, the next block's first neighbour
     while True:
         block = stream.read(BLOCK)
         text = carry + block
         if not block:
             if text:
-                _feed_block(parser, text, number, whole=True)
+                _feed_block(parser, text, number, whole=True, before=last)
             break
         cut = text.rfind("\n") + 1
         if cut == 0:
             carry = text
             continue
-        number = _feed_block(parser, text[:cut], number)
-        carry = text[cut:]
+        number = _feed_block(parser, text[:cut], number, before=last)
+        carry, last = text[cut:], text[text.rfind("\n", 0, cut - 1) + 1:cut]
     return parser.finish()
 
 
@@ -43,8 +45,15 @@ def _line_at(text: str, start: int) -> tuple[str, int]:
     return text[start:end], end
 
 
-def _feed_block(parser: Parser, text: str, number: int, whole: bool = False) -> int:
-    """Feed the lines of ``text`` that matter; returns the line count after it."""
+def _lines_from(text: str, start: int):
+    while start < len(text):
+        line, start = _line_at(text, start)
+        yield line
+
+
+def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, before: str = "") -> int:
+    """Feed the lines of ``text`` that matter; returns the line count after it. ``before``: the
+    line before the block."""
     pos = 0
     previous = ""
     hits = _trigger_positions(text)
@@ -56,14 +65,15 @@ def _feed_block(parser: Parser, text: str, number: int, whole: bool = False) -> 
         start = text.rfind("\n", 0, hit) + 1
         number += text.count("\n", pos, start)
         if start > pos or not previous:
-            before = text.rfind("\n", 0, max(start - 1, 0)) + 1
-            previous = text[before:start] if start else ""
+            at = text.rfind("\n", 0, max(start - 1, 0)) + 1
+            previous = text[at:start] if start else before
         pos = start
         line, end = _line_at(text, pos)
         while pos < len(text):   # line by line while a traceback is open
             following, after = _line_at(text, end) if end < len(text) else ("", end)
             number += 1
-            parser.feed(number, line, (previous, following) if following else (previous,))
+            neighbour = whole_line(_lines_from(text, end)) if following[:1].isdigit() else following
+            parser.feed(number, line, (previous, neighbour) if following else (previous,))
             previous, line, pos, end = line, following, end, after
             if not parser.open:
                 break

@@ -378,3 +378,33 @@ AssertionError
     [finding] = read(text)
     assert finding.id == "sglang/moe-experts-ep" and finding.partial
     assert read(text.replace("% self.moe_ep_size", "% self.tp_size_of_dense"))[0].id is None
+
+
+OLD_LOOKUP = '''Traceback (most recent call last):
+  File "/opt/conda/lib/python3.9/site-packages/transformers/models/auto/configuration_auto.py", line 745, in from_pretrained
+    config_class = CONFIG_MAPPING[config_dict["model_type"]]
+  File "/opt/conda/lib/python3.9/site-packages/transformers/models/auto/configuration_auto.py", line 452, in __getitem__
+    raise KeyError(key)
+KeyError: 'llama'
+'''
+
+
+def test_an_old_release_lets_the_lookup_error_out_with_only_the_model_type():
+    [finding] = read(OLD_LOOKUP)
+    assert finding.id == "transformers/unknown-model-type"
+    elsewhere = OLD_LOOKUP.replace('config_class = CONFIG_MAPPING[config_dict["model_type"]]', "config_class = registry[name]")
+    assert read(elsewhere)[0].id is None      # another lookup at that site
+
+
+def test_a_traceback_pasted_without_its_indentation():
+    """A paste that shifted the lines: frames and their statements at the margin, the exception
+    line indented by one."""
+    shifted = OLD_LOOKUP.replace("  File", "File").replace("    config_class", "config_class") \
+                        .replace("KeyError: 'llama'", " KeyError: 'llama'")
+    [finding] = read(shifted)
+    assert finding.id == "transformers/unknown-model-type" and finding.exception == "KeyError"
+
+
+def test_a_message_quoted_on_a_line_after_prose_counts_once():
+    [finding] = read("the worker then says\nno kernel image is available for execution on the device\n")
+    assert finding.id == "torch/cuda-no-kernel-image" and finding.count == 1
