@@ -17,6 +17,8 @@ from enrich.logs.per_catalog import per_catalog
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
 MAX_STARTS = 48
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
+EMPHASIS = re.compile(r"(\*\*|__)(.{16,400}?)\1")           # markdown's bold
+TYPE_LEAD = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
 SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and escapes are not words
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
@@ -149,7 +151,8 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> 
 
 def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
     """A quoted message or an issue title that stops before the message's end."""
-    spans = [m.group(2) for m in QUOTED.finditer(line)]
+    spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
+    spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     first = line.split(" ", 1)[0]
     for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
         m = cut_match(entry.message, line)

@@ -169,6 +169,9 @@ def test_torch_extension_builds_are_flashinfers_only_by_its_module_names():
     assert ids("RuntimeError: Error building extension 'exllama_ext'\n") == []
     assert ids("RuntimeError: Error building extension 'batch_decode_with_kv_cache_dtype_q_f16_dtype_kv_f16'\n") == \
         ["flashinfer/jit-build-failed"]
+    command = "RuntimeError: Error building extension 'sampling': [1/3] /usr/local/cuda/bin/nvcc -c renorm.cu -I{}/include\n"
+    assert ids(command.format("/opt/conda/lib/python3.10/site-packages/flashinfer/data")) == ["flashinfer/jit-build-failed"]
+    assert ids(command.format("/opt/conda/lib/python3.10/site-packages/exllama/csrc")) == []
 
 
 def test_a_quoted_message_that_starts_with_a_bracket():

@@ -408,3 +408,10 @@ def test_a_traceback_pasted_without_its_indentation():
 def test_a_message_quoted_on_a_line_after_prose_counts_once():
     [finding] = read("the worker then says\nno kernel image is available for execution on the device\n")
     assert finding.id == "torch/cuda-no-kernel-image" and finding.count == 1
+
+
+@pytest.mark.parametrize("quoted", ["_**RuntimeError: {}**_", "`RuntimeError: {}`", "**{}**"])
+def test_a_cut_message_quoted_in_prose_with_its_class_or_in_bold(quoted):
+    line = "under load this can cause " + quoted.format("Prefill out of memory. Try to lower your batch size") + "\n"
+    [finding] = read(line)
+    assert finding.id == "sglang/kv-pool-out-of-memory" and finding.partial
