@@ -12,6 +12,7 @@ from enrich.catalog import Catalog, get_catalog
 from enrich.explain import explain
 from enrich.model import Enrichment
 from enrich.facts import from_text
+from enrich.logs.engines import engines_in, other_engines
 from enrich.logs.identify import identify
 from enrich.logs.mentions import Mention, mentions
 from enrich.match import Match
@@ -70,7 +71,7 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
     if len(head) < PASTE:
         found, lines = read_lines(head.splitlines())
         order = {number: i for i, (number, _) in enumerate(lines)}
-        return group(found, catalog, all, mentions(lines, catalog), order)
+        return group(found, catalog, all, mentions(lines, catalog), order, engines_in(head))
     return group(scan(_Rejoined(head, stream)), catalog, all)
 
 
@@ -88,7 +89,8 @@ class _Rejoined:
 
 
 def group(found: list[TextException], catalog: Catalog, all: bool = False,
-          quoted: list[Mention] = (), order: dict[int, int] | None = None) -> list[Finding]:
+          quoted: list[Mention] = (), order: dict[int, int] | None = None,
+          engines: frozenset[str] = frozenset()) -> list[Finding]:
     outer = {id(e.led_to) for e in found if e.led_to is not None}
     by_text: dict[tuple, Finding] = {}
     finding_of: dict[int, Finding] = {}
@@ -111,6 +113,9 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
     items += _mentioned(quoted, catalog, items, order or {})
     _disown(items, found, catalog)
+    for f in items:
+        if f.id and other_engines(f.id, engines):     # sglang's copy of a vLLM message, or the reverse
+            _forget(f)
     _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
     _fold(items)
@@ -163,8 +168,13 @@ def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) 
         # owner itself (mlx_vlm calling mlx's load_weights) is its caller, not a copy
         families = {o.split("_")[0] for o in owner if "_" in o}
         if near and not owner & near[0] and any(p.split("_")[0] in families for p in near[0]):
-            f.id = f.title = f.summary = f.resolution = None
-            f.fixes, f.partial = [], False
+            _forget(f)
+
+
+def _forget(f: Finding) -> None:
+    """The entry is not this error's: the finding stays, unexplained."""
+    f.id = f.title = f.summary = f.resolution = None
+    f.fixes, f.partial = [], False
 
 
 def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], order: dict[int, int]) -> list[Finding]:

@@ -227,3 +227,14 @@ def test_ninja_failed_line_is_flashinfers_only_in_its_jit_cache():
               "/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found\n"
               "ninja: build stopped: subcommand failed.\n")
     assert ids(raised) == ["flashinfer/jit-build-failed"]
+
+
+def test_an_engines_copy_of_another_engines_message_in_its_own_log():
+    """sglang raised vLLM's registry message word for word; in a text that shows only sglang the
+    vLLM entry (its flags, its releases) is not the explanation."""
+    message = "ValueError: Model architectures ['Glm4ForCausalLM'] are not supported for now. Supported architectures: dict_keys(['LlamaForCausalLM'])\n"
+    assert ids(message) == ["vllm/architecture-unsupported"]
+    sglang = "[2025-04-15 10:02:11 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" + message
+    assert ids(sglang) == []
+    vllm = "ERROR 04-15 10:02:11 [engine.py:157] Engine failed to start\n" + message
+    assert ids(vllm) == ["vllm/architecture-unsupported"]

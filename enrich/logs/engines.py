@@ -1,0 +1,29 @@
+"""Which serving engine a pasted text comes from, by its paths and log lines. sglang raised copies
+of vLLM's messages for years (the model registry, the FP8 block checks): in a text that shows only
+sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round."""
+
+from __future__ import annotations
+
+import re
+
+MARKS = {
+    # source paths and modules, the launcher, the scheduler's log prefix "[2025-03-10 14:17:52 TP6] "
+    "sglang": re.compile(r"\bsglang[./](?:srt|launch_server|bench_\w+)\b|\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: [A-Z]{2}\d+)+\]"
+                         r"|Scheduler hit an exception"),
+    # source paths and modules, the log prefix "INFO 09-27 06:46:46 [engine.py:157]" (older releases
+    # without the brackets), the worker and engine process tags
+    "vllm": re.compile(r"\bvllm[./](?:engine|entrypoints|worker|v1|model_executor|executor|config|distributed)\b"
+                       r"|\b(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[\w.]+\.py:\d+\]"
+                       r"|\((?:VllmWorker|EngineCore|RayWorkerVllm|Worker_TP\d+|APIServer)\b"),
+}
+
+
+def engines_in(text: str) -> frozenset[str]:
+    """The engines whose marks the text shows."""
+    return frozenset(name for name, mark in MARKS.items() if mark.search(text))
+
+
+def other_engines(entry_id: str, shown: frozenset[str]) -> bool:
+    """The entry is an engine's own, and the text shows another engine but not that one."""
+    engine = entry_id.split("/", 1)[0]
+    return engine in MARKS and bool(shown) and engine not in shown
