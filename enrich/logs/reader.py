@@ -17,7 +17,8 @@ from enrich.logs.native import TERMINATE, WHAT, compiler_error, is_hint, native_
 from enrich.logs.peel import MAX_PIECES, Line, Peeler, whole_line
 
 TRACEBACK = "Traceback (most recent call last):"
-FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?')
+# (faulthandler's dump of a crash, "File "x.py", line 12 in f", is no traceback: the crash line says it)
+FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?!\d| in )(?:, in (?P<func>.+))?')
 EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\((?P<inner>[\w.]+)\))?)(?::\s?(?P<message>.*))?$")
 ERROR_LINE = re.compile(

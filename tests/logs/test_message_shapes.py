@@ -415,3 +415,18 @@ def test_a_cut_message_quoted_in_prose_with_its_class_or_in_bold(quoted):
     line = "under load this can cause " + quoted.format("Prefill out of memory. Try to lower your batch size") + "\n"
     [finding] = read(line)
     assert finding.id == "sglang/kv-pool-out-of-memory" and finding.partial
+
+
+@pytest.mark.parametrize("crash, entry", [
+    ("import ctypes; ctypes.string_at(0)", "process/segfault"),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGBUS)", "process/bus-error"),
+])
+def test_faulthandlers_report_of_a_crash_is_one_finding(crash, entry):
+    """python -X faulthandler prints "Fatal Python error: <signal>" and each thread's stack, whose
+    frame lines ("line 1 in <module>") are no traceback of their own. ("Aborted" is left out: an
+    abort follows the error that caused it, printed before.)"""
+    text = subprocess.run([sys.executable, "-X", "faulthandler", "-c", "import threading\n" + crash],
+                          capture_output=True, text=True).stderr
+    assert "Fatal Python error" in text and "most recent call first" in text
+    [finding] = read(text)
+    assert finding.id == entry
