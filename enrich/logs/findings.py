@@ -15,6 +15,7 @@ from enrich.facts import from_text
 from enrich.logs.engines import engines_in, other_engines
 from enrich.logs.identify import identify
 from enrich.logs.mentions import Mention, mentions
+from enrich.logs.peel import unsplit
 from enrich.match import Match
 from enrich.logs.reader import TextException, read_lines, to_facts
 from enrich.logs.stream import scan
@@ -71,7 +72,7 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
     if len(head) < PASTE:
         found, lines = read_lines(head.splitlines())
         order = {number: i for i, (number, _) in enumerate(lines)}
-        return group(found, catalog, all, mentions(lines, catalog), order, engines_in(head))
+        return group(found, catalog, all, mentions(lines, catalog), order, engines_in(unsplit(head)))
     return group(scan(_Rejoined(head, stream)), catalog, all)
 
 

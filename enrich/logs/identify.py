@@ -25,6 +25,7 @@ ACTOR_TAG = re.compile(r"^\[[\w.]+=[^\[\]=]*(?:, [\w.]+=[^\[\]=]*)*\] ")   # xos
 SEPARATOR = re.compile(r": (?=\S)")
 DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
+PADDING = re.compile(r"(?<=\w) {8,}(?=\w)")
 RAISE = re.compile(r"raise ([\w.]+)\(")
 MAX_EMBEDDED = 6
 MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one
@@ -70,6 +71,8 @@ def _readings(exc: TextException, type_name: str):
              ACTOR_TAG.sub("", message, count=1))        # or tag it with where it ran: "[address=..., pid=...] "
     for base in dict.fromkeys(bases):
         variants.append(base)
+        if "        " in base:
+            variants.append(PADDING.sub("", base))     # a terminal's wrap padding left inside words
         if "\n" in base:
             variants.append(LEADING_SPACES.sub("\t", base))                 # tabs a paste turned to spaces
             variants.append(" ".join(line.strip() for line in base.splitlines()))   # hard wraps

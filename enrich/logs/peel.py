@@ -331,6 +331,12 @@ def unquote(text: str) -> str:
 
 
 MAX_PIECES = 64     # CRI pieces joined into one neighbouring line
+CRI_LINE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?:stdout|stderr) (?:P ?(?P<rest>.*)\n|F ?)", re.M)
+
+
+def unsplit(text: str) -> str:
+    """The text without kubelet's CRI prefixes, each line's pieces joined."""
+    return CRI_LINE.sub(lambda m: m["rest"] if m["rest"] is not None else "", text) if "std" in text else text
 
 
 def whole_line(raws: Iterable[str]) -> str:

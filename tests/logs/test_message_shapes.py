@@ -430,3 +430,11 @@ def test_faulthandlers_report_of_a_crash_is_one_finding(crash, entry):
     assert "Fatal Python error" in text and "most recent call first" in text
     [finding] = read(text)
     assert finding.id == entry
+
+
+def test_a_message_with_a_terminals_wrap_padding_inside_its_words():
+    line = ("ValueError: Loading /models/chatglm3 requires you to execute the conf                iguration file "
+            "in that repo on your local machine. Make sure you have read the code there to avoid malicious u"
+            "                se, then set the option `trust_remote_code=True` to remove this error.\n")
+    [finding] = read(line)
+    assert finding.id == "transformers/trust-remote-code"
