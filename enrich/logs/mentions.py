@@ -23,6 +23,7 @@ FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
 SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and escapes are not words
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 TITLE_STARTS = re.compile(r"\] +|: +")
+CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 MAX_LINE = 2000
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on
 LEAD_WORDS = 4        # a retyped message cut short must still hold its first words
@@ -160,7 +161,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
             return [Mention(number, entry.id, line, captured(m), True)]
     dropped = {}                 # a shortened title -> the words it dropped
     if line.startswith("# "):
-        title = line[2:]
+        title = CJK_AFTER_ASCII.sub(" ", line[2:])      # "shared memory的报错": the poster's words begin there
         starts = [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
         spans += starts
         for start in starts:
@@ -193,9 +194,10 @@ def _goes_on_otherwise(pattern: re.Pattern, start: str, rest: str) -> bool:
 def _without_last_words(title: str, most: int = 8) -> list[str]:
     """A title that quotes a message's start and goes on in its own words ("... memory error on
     Qwen3"): the title with its last words dropped, one at a time, never back over a colon and
-    the word after it ("failed: Invalid Resource" is the message's own reason, not a comment)."""
+    the two words after it ("failed: Invalid Resource" is the message's own reason, not a comment;
+    "CUDA error: invalid" starts a dozen CUDA errors, "invalid argument" among them)."""
     words = title.split(" ")
-    keep = max((i + 2 for i, word in enumerate(words[:-1]) if word.endswith(":")), default=1)
+    keep = max((i + 3 for i, word in enumerate(words[:-1]) if word.endswith(":")), default=1)
     return [" ".join(words[:n]) for n in range(len(words) - 1, max(len(words) - 1 - most, keep - 1), -1)]
 
 

@@ -238,3 +238,15 @@ def test_an_engines_copy_of_another_engines_message_in_its_own_log():
     assert ids(sglang) == []
     vllm = "ERROR 04-15 10:02:11 [engine.py:157] Engine failed to start\n" + message
     assert ids(vllm) == ["vllm/architecture-unsupported"]
+
+
+def test_a_title_is_not_cut_back_to_one_word_after_its_last_colon():
+    """"CUDA error: invalid" starts a dozen CUDA errors: a title naming one of them whole is not
+    the start of another with its last word taken as the poster's."""
+    assert ids("# [Bug]: RuntimeError: CUDA error: invalid argument\n") == []
+    assert ids("# RuntimeError: CUDA error: an illegal memory access when serving Qwen3\n") == ["torch/cuda-illegal-address"]
+
+
+def test_a_title_whose_own_words_follow_without_a_space():
+    title = "# 实测2080ti也会出现triton.runtime.errors.OutOfResources: out of resource: shared memory的报错\n"
+    assert ids(title) == ["triton/oor-shared-memory"]
