@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_words, captured, literal_runs
@@ -16,6 +17,7 @@ from enrich.logs.per_catalog import per_catalog
 # where a quoted message may start inside a line
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
 MAX_STARTS = 48
+OPENERS = re.compile(r"[`\"'(\[]+\s*")
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
 EMPHASIS = re.compile(r"(\*\*|__)(.{16,400}?)\1")           # markdown's bold
 TYPE_LEAD = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
@@ -219,9 +221,9 @@ def _search(pattern: re.Pattern, line: str) -> re.Match | None:
     m = pattern.search(line)
     if m is not None or "^" not in pattern.pattern:     # an anchored pattern, or one anchored alternative
         return m
-    for n, start in enumerate(STARTS.finditer(line)):
-        if n >= MAX_STARTS:
-            break
+    # every word start up to MAX_STARTS, then (a long line of prose) only where a quote opens
+    starts = (*islice(STARTS.finditer(line), MAX_STARTS), *islice(OPENERS.finditer(line), MAX_STARTS))
+    for start in starts:
         opening = start.group().rfind("[")      # "`[metal::malloc] ...`": the bracket may be the message's
         for at in ((start.start() + opening,) if opening >= 0 else ()) + (start.end(),):
             m = pattern.match(line[at:])

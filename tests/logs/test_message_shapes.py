@@ -438,3 +438,10 @@ def test_a_message_with_a_terminals_wrap_padding_inside_its_words():
             "                se, then set the option `trust_remote_code=True` to remove this error.\n")
     [finding] = read(line)
     assert finding.id == "transformers/trust-remote-code"
+
+
+def test_a_message_quoted_late_in_a_long_line_of_prose():
+    prose = " ".join(["the server admitted the request and then"] * 12)
+    line = prose + " died with (`Command buffer execution failed: Insufficient Memory (kIOGPUCommandBufferCallbackErrorOutOfMemory)`).\n"
+    [finding] = read(line)
+    assert finding.id == "mlx/metal-command-buffer-oom"
