@@ -331,12 +331,25 @@ def unquote(text: str) -> str:
 
 
 MAX_PIECES = 64     # CRI pieces joined into one neighbouring line
-CRI_LINE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?:stdout|stderr) (?:P ?(?P<rest>.*)\n|F ?)", re.M)
+
+
+def _cri(raw: str) -> re.Match | None:
+    return CRI.match(raw) if raw[:1].isdigit() else None
 
 
 def unsplit(text: str) -> str:
     """The text without kubelet's CRI prefixes, each line's pieces joined."""
-    return CRI_LINE.sub(lambda m: m["rest"] if m["rest"] is not None else "", text) if "std" in text else text
+    if "std" not in text:
+        return text
+    lines, piece = [], ""
+    for raw in text.splitlines():
+        m = _cri(raw)
+        if m is not None and m["tag"] == "P":
+            piece += raw[m.end():]
+            continue
+        lines.append(piece + (raw[m.end():] if m else raw))
+        piece = ""
+    return "\n".join(lines + ([piece] if piece else []))
 
 
 def whole_line(raws: Iterable[str]) -> str:
@@ -344,7 +357,7 @@ def whole_line(raws: Iterable[str]) -> str:
     to the full one, so a neighbour shows its whole prefix however short the pieces were cut."""
     joined = ""
     for n, raw in enumerate(raws):
-        m = CRI.match(raw) if raw[:1].isdigit() else None
+        m = _cri(raw)
         if n == 0 and (m is None or m["tag"] != "P"):
             return raw
         if m is None or n >= MAX_PIECES:
@@ -357,7 +370,7 @@ def whole_line(raws: Iterable[str]) -> str:
 
 
 def _piece(raw: str) -> bool:
-    m = CRI.match(raw) if raw[:1].isdigit() else None
+    m = _cri(raw)
     return m is not None and m["tag"] == "P"
 
 

@@ -243,13 +243,13 @@ class Parser:
                 # exception line indented
                 last = s.current.frames[-1]
                 if not last._source and not text[:1].isspace() and not EXCEPTION.match(stripped):
-                    last._source = stripped[:400]
+                    last._source = stripped[:notebook.MAX_SOURCE]
                     return
                 if last._source and text[:1].isspace() and ERROR_LINE.match(stripped):
                     text = stripped
             if s.state == "source" and text.startswith((" ", "\t")) and stripped:
                 if s.current.frames and not s.current.frames[-1]._source and set(stripped) - CARETS:
-                    s.current.frames[-1]._source = stripped[:400]
+                    s.current.frames[-1]._source = stripped[:notebook.MAX_SOURCE]
                 return
             if not stripped or text.startswith((" ", "\t")) or set(stripped) <= {"."} or set(stripped) <= CARETS:
                 return   # blank, indented, or "..." where someone cut frames out
@@ -261,7 +261,7 @@ class Parser:
                 return
             if s.state == "source" and s.current.frames and _unfinished(s.current.frames[-1]._source or ""):
                 frame = s.current.frames[-1]           # the printed statement goes on (a string with newlines)
-                frame._source = (frame._source + "\n" + stripped)[:400]
+                frame._source = (frame._source + "\n" + stripped)[:notebook.MAX_SOURCE]
                 return
             self._close(s, partial=True)      # something else: the traceback was cut off here
             self._idle_line(s, number, text, level, repeats, prefix)
