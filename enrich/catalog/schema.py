@@ -60,6 +60,15 @@ class Predict:
 
 
 @dataclass(frozen=True)
+class InText:
+    """Words that are the entry's error only in a text that shows its program at work: FlashInfer's
+    JIT build failing in nvcc's or ninja's own words, which name no FlashInfer path."""
+
+    shows: re.Pattern                # the program's marks anywhere in the text
+    message: re.Pattern              # searched in each line of such a text
+
+
+@dataclass(frozen=True)
 class Entry:
     id: str
     title: str
@@ -88,6 +97,7 @@ class Entry:
     distribution: str = ""           # the package ``versions`` is about; the engine's name if not given
     resolution: str = ""             # what an orchestrator should do: one of enrich.catalog.resolution.NAMES
     predict: tuple[Predict, ...] = ()
+    in_text: InText | None = None    # read by `enrich explain` only, in a text that shows the program
 
     @functools.cached_property
     def site_packages(self) -> frozenset[str]:
@@ -180,7 +190,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         raise r.fail("resolution", f"{resolution!r} is not one of {', '.join(RESOLUTIONS)}")
 
     m = _Reader(file, f"{r.path}.match", r.table_of("match"))
-    m.only({"exceptions", "message", "sites", "not_sites", "source", "require_site"})
+    m.only({"exceptions", "message", "sites", "not_sites", "source", "require_site", "in_text"})
     message, sites, source = m.regex("message"), m.strs("sites", pattern=SITE), m.regex("source")
     not_sites = m.strs("not_sites", pattern=SITE)
     require_site = m.table.get("require_site", False)
@@ -199,6 +209,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         capture[name] = tuple(paths)
 
     known = set(capture) | group_names(message)
+    in_text = _in_text(m, known)
     derive: dict[str, Derived] = {}
     helper_inputs = known | {"message"}   # helpers may also read the whole message
     for name, spec in r.table_of("derive").items():
@@ -248,8 +259,21 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         links=r.strs("links"), condition=r.str("condition", required=False), not_sites=not_sites, retired=retired,
         file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
         resolution=resolution,
-        predict=_predicts(r, helpers),
+        predict=_predicts(r, helpers), in_text=in_text,
     )
+
+
+def _in_text(m: _Reader, known: set[str]) -> InText | None:
+    if "in_text" not in m.table:
+        return None
+    t = _Reader(m.file, f"{m.path}.in_text", m.table_of("in_text"))
+    t.only({"shows", "message"})
+    t.str("shows"), t.str("message")
+    shows, message = t.regex("shows"), t.regex("message")
+    unknown = sorted(group_names(message) - known)
+    if unknown:
+        raise t.fail("message", f"group {unknown[0]!r} is not a group of the entry's message or a captured value")
+    return InText(shows, message)
 
 
 def template_fields(template: str, fail, key: str) -> list[str]:

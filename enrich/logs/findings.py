@@ -14,6 +14,7 @@ from enrich.model import Enrichment
 from enrich.facts import from_text
 from enrich.logs.engines import engines_in, other_engines
 from enrich.logs.identify import identify
+from enrich.logs.in_text import in_text, in_text_mentions, shown
 from enrich.logs.mentions import Mention, mentions
 from enrich.logs.peel import unsplit
 from enrich.match import Match
@@ -72,7 +73,9 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
     if len(head) < PASTE:
         found, lines = read_lines(head.splitlines())
         order = {number: i for i, (number, _) in enumerate(lines)}
-        return group(found, catalog, all, mentions(lines, catalog), order, engines_in(unsplit(head)))
+        whole = unsplit(head)
+        return group(found, catalog, all, mentions(lines, catalog), order, engines_in(whole),
+                     shown((whole, "\n".join(text for _, text in lines)), catalog), lines)
     return group(scan(_Rejoined(head, stream)), catalog, all)
 
 
@@ -91,7 +94,8 @@ class _Rejoined:
 
 def group(found: list[TextException], catalog: Catalog, all: bool = False,
           quoted: list[Mention] = (), order: dict[int, int] | None = None,
-          engines: frozenset[str] = frozenset()) -> list[Finding]:
+          engines: frozenset[str] = frozenset(), programs: list = (),
+          lines: list[tuple[int, str]] = ()) -> list[Finding]:
     outer = {id(e.led_to) for e in found if e.led_to is not None}
     by_text: dict[tuple, Finding] = {}
     finding_of: dict[int, Finding] = {}
@@ -111,7 +115,10 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             finding.streams.append(exc.stream)
     _explained_later(found, finding_of)
     _printed_again(found, finding_of)
+    _known_in_text(items, programs)
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
+    if programs:
+        quoted = sorted([*quoted, *in_text_mentions(lines, programs)], key=lambda m: (order or {}).get(m.line, m.line))
     items += _mentioned(quoted, catalog, items, order or {})
     _disown(items, found, catalog)
     for f in items:
@@ -156,6 +163,26 @@ def _printed_again(found: list[TextException], finding_of: dict[int, Finding]) -
                 break
 
 
+def _known_in_text(items: list[Finding], programs: list) -> None:
+    """Errors no entry knows by their words alone, whose words are an entry's in a text that
+    shows the entry's program (torch's ninja CalledProcessError in a log of FlashInfer's JIT)."""
+    for f in items:
+        if f.id:
+            continue
+        found = in_text(programs, f"{f.exception}: {f.message}" if f.exception else f.message)
+        if found is not None:
+            entry, values = found
+            _explain(f, entry, values, f.message)
+
+
+def _explain(f: Finding, entry, values: dict, text: str) -> None:
+    """The finding is the entry's error, with the values its text gave."""
+    enrichment = explain(Match(entry, values, None, ()), from_text("", text), "log")
+    f.id, f.title, f.summary, f.fixes = entry.id, entry.title, enrichment.summary, list(enrichment.fixes)
+    f.wrapper, f.resolution = entry.wrapper, entry.resolution
+    f.values = {name: redact_text(str(value)) for name, value in enrichment.values.items()}
+
+
 def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) -> None:
     """A message printed without frames, whose traceback follows it: when those frames run in a
     sibling package of the entry's (mlx_audio's copy of an mlx_lm check), the entry is not it."""
@@ -198,14 +225,10 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
             continue
         entry = catalog.entries[mention.entry_id]
         completes = _completed_by(entry, items, catalog)
-        facts = from_text("", mention.text)
-        enrichment = explain(Match(entry, mention.groups, None, ()), facts, "log")
-        out[mention.entry_id] = Finding(
-            exception="", message=redact_text(mention.text), line=mention.line, id=entry.id, title=entry.title,
-            summary=enrichment.summary, fixes=list(enrichment.fixes), kind="mention", wrapper=entry.wrapper,
-            partial=mention.partial,
-            resolution=entry.resolution,
+        out[mention.entry_id] = finding = Finding(
+            exception="", message=redact_text(mention.text), line=mention.line, kind="mention", partial=mention.partial,
             root_cause=(not identified or bool(completes)) and not follows)
+        _explain(finding, entry, mention.groups, mention.text)
         for f in completes:
             f.root_cause = False
     return list(out.values())

@@ -43,6 +43,11 @@ def test_every_entry_has_a_sample_and_a_pinned_source_link():
     (('resolution = "fix-config"\n', ''), "entry[0] (demo/good).resolution", "is required"),
     (('[[entry.samples]]\nmessage = "odd 3"\norigin = "test"', ''), "samples", "at least one"),
     (('summary = ["{n} is odd"]', 'summary = ["{n.__class__} is odd"]'), "summary[0]", "plain name"),
+    (("[entry.derive]", "[entry.match.in_text]\nshows = 'demo'\nmessage = 'even (?P<m>\\d+)'\n[entry.derive]"),
+     "match.in_text.message", "group 'm' is not"),
+    (("[entry.derive]", "[entry.match.in_text]\nshows = 'demo'\n[entry.derive]"), "match.in_text.message", "is required"),
+    (("[entry.derive]", "[entry.match.in_text]\nshows = 'demo('\nmessage = 'x'\n[entry.derive]"),
+     "match.in_text.shows", "invalid regular expression"),
 ])
 def test_a_bad_entry_is_named_by_file_and_field_and_the_rest_still_loads(tmp_path, mutation, field, problem):
     (tmp_path / "bad.toml").write_text(GOOD.replace(*mutation))
@@ -74,6 +79,8 @@ def test_duplicate_ids_keep_the_first_and_report_the_second(tmp_path):
 @pytest.mark.parametrize("mutation, field", [
     (("[entry.match]", "[entry.match]\nsouce = 'x'"), "match.souce"),
     (('origin = "test"', 'origin = "test"\nsite_ = "a:b"'), "samples[0].site_"),
+    (("[entry.derive]", "[entry.match.in_text]\nshows = 'demo'\nmessage = 'x'\nshow = 'y'\n[entry.derive]"),
+     "match.in_text.show"),
 ])
 def test_a_typo_in_a_subtable_is_reported(tmp_path, mutation, field):
     (tmp_path / "bad.toml").write_text(GOOD.replace(*mutation))

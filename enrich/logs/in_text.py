@@ -1,0 +1,41 @@
+"""Words that are an entry's error only in a text that shows its program at work (the catalog's
+``match.in_text``): nvcc's and ninja's own lines name no FlashInfer path, but in a log that shows
+FlashInfer's JIT build they are that build failing."""
+
+from __future__ import annotations
+
+from enrich.catalog import Catalog
+from enrich.catalog.regex import captured
+from enrich.logs.mentions import MAX_LINE, Mention
+from enrich.logs.per_catalog import per_catalog
+
+
+@per_catalog
+def _entries(catalog: Catalog) -> list:
+    return [e for e in catalog.entries.values() if e.in_text is not None and e.retired is None]
+
+
+def shown(texts: tuple[str, ...], catalog: Catalog) -> list:
+    """The entries whose program the text shows, as written or as its lines read (a JSON log
+    line doubles a Windows path's backslashes)."""
+    return [e for e in _entries(catalog) if any(e.in_text.shows.search(text) for text in texts)]
+
+
+def in_text(entries: list, said: str) -> tuple | None:
+    """(entry, values) of the first entry whose in-text words are in ``said``."""
+    for entry in entries:
+        m = entry.in_text.message.search(said[:MAX_LINE])
+        if m is not None:
+            return entry, captured(m)
+    return None
+
+
+def in_text_mentions(lines: list[tuple[int, str]], entries: list) -> list[Mention]:
+    """Lines (title, prose, build output) that hold an entry's in-text words."""
+    out = []
+    for number, line in lines if entries else ():
+        found = in_text(entries, line)
+        if found is not None:
+            entry, values = found
+            out.append(Mention(number, entry.id, line.strip()[:MAX_LINE], values))
+    return out

@@ -1,0 +1,75 @@
+"""Words that are an entry's error only where the text shows its program at work (the catalog's
+``match.in_text``): FlashInfer's JIT build failing in nvcc's, ninja's or torch's words."""
+
+import io
+
+from enrich.logs import findings
+
+# flashinfer 0.2.x built its kernels through torch's cpp_extension: the failure is torch's
+# CalledProcessError for ninja, and only the logger's lines above say whose build it was
+TORCH_BUILD = """\
+2025-03-05 10:12:44,117 - INFO - flashinfer.jit: Prebuilt kernels not found, using JIT backend
+2025-03-05 10:12:44,118 - INFO - flashinfer.jit: Loading JIT ops: sampling
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/dist-packages/torch/utils/cpp_extension.py", line 2209, in _run_ninja_build
+    subprocess.run(
+  File "/usr/lib/python3.12/subprocess.py", line 571, in run
+    raise CalledProcessError(retcode, process.args,
+subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.
+"""
+
+# an issue titled with nvcc's own error over the JIT's compile command
+NVCC_TITLE = """\
+# nvcc fatal : Unsupported gpu architecture 'compute_90a'
+
+/usr/local/cuda/bin/nvcc -isystem /usr/local/lib/python3.10/dist-packages/flashinfer/data/include \
+-gencode=arch=compute_90a,code=sm_90a -c single_decode.cu -o single_decode.cuda.o
+"""
+
+# ninja's lines relative to the JIT directory, under docker compose's and vLLM's prefixes
+RELATIVE = """\
+vllm-1  | (EngineCore_DP0 pid=143) ERROR 11-26 21:20:36 [core.py:842] ninja: Entering directory \
+`/root/.cache/flashinfer/0.5.2/120f/cached_ops'
+vllm-1  | (EngineCore_DP0 pid=143) ERROR 11-26 21:20:36 [core.py:842] FAILED: [code=1] \
+fp4_gemm_cutlass_sm120/fp4_gemm_cutlass.cuda.o
+vllm-1  | (EngineCore_DP0 pid=143) ERROR 11-26 21:20:36 [core.py:842] ninja: build stopped: subcommand failed.
+"""
+
+
+def found(text: str) -> list:
+    return [f for f in findings(io.StringIO(text))]
+
+
+def test_torchs_ninja_failure_is_flashinfers_build_where_its_jit_is_shown():
+    [finding] = found(TORCH_BUILD)
+    assert finding.id == "flashinfer/jit-build-failed"
+    assert finding.exception == "subprocess.CalledProcessError"     # the error as printed, now explained
+
+
+def test_the_same_words_without_flashinfer_at_work_are_not_its():
+    """Another extension's build fails with torch's words too; a package list naming flashinfer
+    does not show its JIT."""
+    other = TORCH_BUILD.replace("flashinfer.jit: Prebuilt kernels not found, using JIT backend",
+                                "flashinfer-python 0.2.5").replace("flashinfer.jit: Loading JIT ops: sampling",
+                                                                   "Building extension module exllama_ext...")
+    assert [f.id for f in found(other)] == [None]
+    vllm_build = RELATIVE.replace("/root/.cache/flashinfer/0.5.2/120f", "/src/vllm/build")
+    assert found(vllm_build) and not any(f.id for f in found(vllm_build))
+
+
+def test_nvccs_own_error_in_a_title_over_the_jit_command():
+    [finding] = found(NVCC_TITLE)
+    assert finding.id == "flashinfer/jit-build-failed"
+    assert "Unsupported gpu architecture 'compute_90a'" in finding.summary
+
+
+def test_a_failed_step_relative_to_the_jit_directory_names_its_target():
+    roots = found(RELATIVE)
+    assert [f.id for f in roots] == ["flashinfer/jit-build-failed"]
+    assert "fp4_gemm_cutlass_sm120/fp4_gemm_cutlass.cuda.o" in roots[0].summary
+
+
+def test_a_message_the_entry_knows_by_its_own_words_is_unchanged():
+    """Where FlashInfer's own message is printed, it is read as before; in-text words add nothing."""
+    text = NVCC_TITLE + "RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist\n"
+    assert [f.id for f in found(text)] == ["flashinfer/nvcc-not-found"]
