@@ -76,26 +76,39 @@ def formats_itself(cls: type) -> bool:
     return cls.__str__ is not BaseException.__str__ and cls.__module__.split(".")[0] in SELF_FORMATTING
 
 
-def safe_message(exc: BaseException) -> str:
+def safe_message(exc: BaseException, depth: int = 2) -> str:
     """str(exc), without calling repr() on the host's objects: an exception built from
-    non-text arguments (``RuntimeError(msg, tensor)``) shows those as ``<Type>``."""
+    non-text arguments (``RuntimeError(msg, tensor)``) shows those as ``<Type>``; one built from
+    another exception (requests' ConnectionError from urllib3's MaxRetryError) shows its message."""
     args = exc.args if isinstance(getattr(exc, "args", None), tuple) else ()
     try:
-        if not formats_itself(type(exc)) or isinstance(exc, KeyError):
+        plain = all(isinstance(a, _PLAIN) or isinstance(a, type) for a in args)
+        # a builtin class's own formatting would call str() on an object argument (OSError(exc))
+        if not formats_itself(type(exc)) or isinstance(exc, KeyError) or not plain and type(exc).__module__ == "builtins":
             if len(args) == 1 and isinstance(args[0], str):
                 text = repr(args[0]) if isinstance(exc, KeyError) else args[0]
-            elif all(isinstance(a, _PLAIN) or isinstance(a, type) for a in args):
+            elif plain:
                 text = str(exc)
+            elif len(args) == 1 and isinstance(args[0], BaseException) and depth:
+                text = safe_message(args[0], depth - 1)
             else:
-                shown = [repr(a) if isinstance(a, _PLAIN) else
-                         (f"<class '{a.__module__}.{a.__qualname__}'>" if isinstance(a, type) else f"<{type(a).__name__}>")
-                         for a in args]
-                text = shown[0] if len(shown) == 1 else f"({', '.join(shown)})"
+                text = f"({', '.join(_shown(a, depth) for a in args)})" if len(args) > 1 else _shown(args[0], depth)
         else:
             text = str(exc)   # the class formats itself (OutOfResources, CompilationError...)
     except Exception:  # noqa: BLE001 - a broken __str__ is the host's, not ours
         return ""
     return text[:MAX_MESSAGE] if isinstance(text, str) else ""
+
+
+def _shown(arg, depth: int) -> str:
+    """One argument of an exception as its repr would show it, the host's objects by type only."""
+    if isinstance(arg, _PLAIN):
+        return repr(arg)
+    if isinstance(arg, type):
+        return f"<class '{arg.__module__}.{arg.__qualname__}'>"
+    if isinstance(arg, BaseException) and depth:
+        return f"{type(arg).__name__}({safe_message(arg, depth - 1)!r})"
+    return f"<{type(arg).__name__}>"
 
 
 def _qualname(frame: FrameType) -> str:

@@ -244,6 +244,24 @@ def test_a_hanging_str_of_an_unknown_class_is_never_called():
     assert attributes["exception.message"] == "16 is not divisible by 6"
 
 
+def test_an_exception_built_from_another_is_read_from_its_args_never_its_str():
+    """requests' ConnectionError carries urllib3's MaxRetryError: the inner message counts, read
+    the safe way (an unknown class's __str__ may hang), and a self-referencing one terminates."""
+    class Hangs(OSError):
+        def __str__(self):
+            time.sleep(30)
+            return "never"
+    inner = Hangs("HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: "
+                  "/org/name/resolve/main/config.json (Caused by NewConnectionError('refused'))")
+    start = time.perf_counter()
+    enrichment = enrich.annotate(ConnectionError(inner))
+    assert time.perf_counter() - start < 5
+    assert enrichment is not None and enrichment.id == "transformers/hub-unreachable"
+    selfish = ValueError()
+    selfish.args = (selfish, selfish)
+    enrich.annotate(selfish)                                     # terminates
+
+
 def test_reentry_from_a_sink_that_logs_an_exception_through_an_enriched_handler(demo_catalog):
     """A sink that logs (with exc_info) through a handler carrying enrich's filter: no recursion."""
     import io

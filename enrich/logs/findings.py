@@ -23,6 +23,7 @@ from enrich.logs.stream import scan
 from enrich.redact import redact_text
 
 NEAR = 6             # lines between a message and the traceback printed after it
+CHAIN = 8            # links of a chain looked along for the exception that explains its start
 AGAIN = 80           # lines within which a cut traceback may be printed again, whole
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry knows them
@@ -133,16 +134,22 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
 
 
 def _explained_later(found: list[TextException], finding_of: dict[int, Finding]) -> None:
-    """In a chain, the earliest failure is the root, unless the exception raised while handling
-    it is one an entry explains and the first is unknown or the same entry's bare lead-up (a
-    KeyError in a lookup, re-raised as "model type `x` not recognised"): that one says what the
-    first meant."""
+    """In a chain, the earliest failure is the root, unless an exception raised while handling
+    it is one an entry explains and the first is unknown (a refused connection, re-raised by
+    urllib3 and requests as the Hub out of reach), or it is the same entry's bare lead-up raised
+    just after (a KeyError in a lookup, re-raised as "model type `x` not recognised"): that one
+    says what the first meant."""
     for exc in found:
-        if exc.led_to is None or id(exc.led_to) not in finding_of:
-            continue
-        early, later = finding_of[id(exc)], finding_of[id(exc.led_to)]
-        if later.id and not later.wrapper and early.id in (None, later.id) and early is not later:
-            later.root_cause, early.root_cause = True, False
+        early = finding_of[id(exc)]
+        later_exc, links = exc.led_to, 0
+        while later_exc is not None and id(later_exc) in finding_of and links < CHAIN:
+            later = finding_of[id(later_exc)]
+            if later.id and not later.wrapper and early.id in (None, later.id) and early is not later:
+                later.root_cause, early.root_cause = True, False
+                break
+            if early.id is not None:      # the same entry's lead-up: only the exception just after it
+                break
+            later_exc, links = later_exc.led_to, links + 1
 
 
 def _printed_again(found: list[TextException], finding_of: dict[int, Finding]) -> None:

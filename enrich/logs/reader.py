@@ -340,6 +340,8 @@ class Parser:
             exc = TextException(type=m["type"], message=(m["message"] or "")[:MAX_MESSAGE], line=number,
                                 stream=s.name, inner=m["inner"], repeats=repeats)
             if m.start() == 0 or not text[:m.start()].strip():
+                if s.pending_chain is not None:   # chained, with no traceback of its own (never raised)
+                    s.pending_chain.led_to, s.pending_chain = exc, None
                 self._open_message(s, exc, level, prefix)     # its message may go on over the next lines
             else:
                 self.found.append(exc)

@@ -250,3 +250,10 @@ def test_a_title_is_not_cut_back_to_one_word_after_its_last_colon():
 def test_a_title_whose_own_words_follow_without_a_space():
     title = "# 实测2080ti也会出现triton.runtime.errors.OutOfResources: out of resource: shared memory的报错\n"
     assert ids(title) == ["triton/oor-shared-memory"]
+
+
+def test_mlxs_resource_limit_without_its_tag_and_another_programs_limit():
+    """The allocator's tag is often lost where its message is quoted; a container's limit on its
+    CPU and memory is not mlx's buffer count."""
+    assert ids("# Resource limit (499000) exceeded.\n\nwhile generating the 5th chunk\n") == ["mlx/metal-resource-limit"]
+    assert ids("Error: Resource limit (CPU, RAM) exceeded for pod vllm-0\n") == []
