@@ -58,8 +58,11 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
             m = _search(entry.message, line)
             if m is not None:
                 named.append(Mention(number, entry.id, m.group(0), captured(m)))
-        # a quote another entry's quote holds is part of that error ("Missing key(s) ... Unexpected key(s) ...")
-        found += [m for m in named if not any(m.text in o.text and len(o.text) > len(m.text) for o in named)]
+        # a quote another entry's quote holds is part of that error ("Missing key(s) ... Unexpected key(s) ..."),
+        # unless that entry wraps it ("Capture cuda graph failed: <the error>")
+        wraps = {m.entry_id for m in named if catalog.entries[m.entry_id].wrapper}
+        found += [m for m in named if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
+                                              for o in named)]
         if not named:
             found += _cut_mentions(number, line, catalog)
     found += _wrapped(lines, catalog, {m.line for m in found}) if wrapped else []

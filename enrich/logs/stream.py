@@ -14,7 +14,7 @@ from enrich.logs.reader import Parser, TextException
 # installed, else each with str.find, which runs far faster than one regex alternation.
 TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
             'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
-            "exitcode", "FAILED: ", "Fail",   # BackendCompilerFailed, CompileTimeAssertionFailure
+            "exitcode", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 BLOCK = 1 << 22
 

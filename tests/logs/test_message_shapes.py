@@ -445,3 +445,32 @@ def test_a_message_quoted_late_in_a_long_line_of_prose():
     line = prose + " died with (`Command buffer execution failed: Insufficient Memory (kIOGPUCommandBufferCallbackErrorOutOfMemory)`).\n"
     [finding] = read(line)
     assert finding.id == "mlx/metal-command-buffer-oom"
+
+
+def test_a_wrappers_quoted_message_gives_the_error_it_wraps():
+    """sglang's "Capture cuda graph failed: <the error>" quoted whole: the wrapped FlashInfer
+    error is the root, the wrapper is not (sgl-project/sglang#24714)."""
+    text = ("```\nException: Capture cuda graph failed: Error in function 'VariableLengthMergeStates' at "
+            "/venv/lib/python3.12/site-packages/flashinfer/data/include/flashinfer/attention/cascade.cuh:697: "
+            "Unsupported head_dim: 106\nPossible solutions:\n```\n")
+    every = read(text, all=True)
+    assert [f.id for f in every if f.root_cause] == ["flashinfer/no-kernel-config"]
+    assert "sglang/cuda-graph-capture-failed" in [f.id for f in every if not f.root_cause]
+
+
+@pytest.mark.parametrize("line, entry", [
+    ("ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+     "torch/nccl-remote-error"),
+    ("ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.",
+     "torch/nccl-system-error"),
+    ("ncclUnhandledCudaError: Call to CUDA function failed.", "torch/nccl-cuda-error"),
+])
+def test_torchs_per_code_line_quoted_without_the_first(line, entry):
+    assert [f.id for f in read(f"We keep getting `{line}` on 4 nodes.\n")] == [entry]
+
+
+def test_a_param_named_in_prose_that_goes_on():
+    text = ("I get error ValueError: Expected shape (262144, 640) but received shape (262144, 80) for parameter "
+            "lm_head.weight when i fine tune the model\n")
+    [finding] = read(text)
+    assert finding.id == "mlx/load-weights-shape" and finding.values["param"] == "lm_head.weight"
