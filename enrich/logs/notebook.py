@@ -23,6 +23,8 @@ from enrich.facts import Frame
 
 HEADER = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}Traceback \(most recent call last\)\s*$")
 FRAME = re.compile(r"^\s*File (?P<file>\S.*?):(?P<line>\d+), in (?P<func>[\w.<>]+)(?:\(|$)")
+# VS Code's notebooks link the path: "File [/x/compiler.py:942](vscode-remote+...compiler.py:942), in f(...)"
+LINKED_FRAME = re.compile(r"^\s*File \[(?P<file>[^\]]+?):(?P<line>\d+)\]\([^)\s]*\), in (?P<func>[\w.<>]+)(?:\(|$)")
 CELL = re.compile(r"^\s*(?:Cell In\s?\[\d*\]|Input In \[\d*\]), line (?P<line>\d+)")
 SOURCE = re.compile(r"^(?P<arrow>-*>)?\s*\d+ (?P<code>.*)$")
 MAX_SOURCE = 400
@@ -34,7 +36,7 @@ def header_type(text: str) -> str | None:
 
 
 def frame(text: str, module_of) -> Frame | None:
-    m = FRAME.match(text)
+    m = FRAME.match(text) or LINKED_FRAME.match(text)
     if m:
         return Frame(module_of(m["file"]), m["func"], int(m["line"]), m["file"], _source="")
     m = CELL.match(text)

@@ -257,3 +257,11 @@ def test_mlxs_resource_limit_without_its_tag_and_another_programs_limit():
     CPU and memory is not mlx's buffer count."""
     assert ids("# Resource limit (499000) exceeded.\n\nwhile generating the 5th chunk\n") == ["mlx/metal-resource-limit"]
     assert ids("Error: Resource limit (CPU, RAM) exceeded for pod vllm-0\n") == []
+
+
+def test_a_hub_url_written_for_a_repo_id_is_not_a_missing_path():
+    url = ("HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+           "'https://huggingface.co/org/model/'. Use `repo_type` argument if needed.\n")
+    assert ids(url) == []
+    path = url.replace("https://huggingface.co/org/model/", "/models/llama-3-8b/")
+    assert ids(path) == ["transformers/model-path-not-found"]

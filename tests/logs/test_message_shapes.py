@@ -474,3 +474,23 @@ def test_a_param_named_in_prose_that_goes_on():
             "lm_head.weight when i fine tune the model\n")
     [finding] = read(text)
     assert finding.id == "mlx/load-weights-shape" and finding.values["param"] == "lm_head.weight"
+
+
+def test_torchs_launcher_wording_of_the_shared_memory_limit():
+    """inductor's launcher checks a compiled Triton kernel's shared memory itself, naming the kernel."""
+    line = ("[rank0]:Exception No valid triton configs. OutOfMemoryError: out of resource: triton_flex_attention "
+            "Required: 262144 Hardware limit:232448 Reducing block sizes or `num_stages` may help.\n")
+    [finding] = read(line)
+    assert finding.id == "triton/oor-shared-memory"
+    assert finding.values["required"] == "262144" and finding.values["limit"] == "232448"
+
+
+def test_a_vs_code_notebooks_linked_frames_are_frames():
+    """VS Code links each frame's path; Triton 2.0's one-module compiler raised CompilationError."""
+    link = "https://file%2B.vscode-resource.vscode-cdn.net/usr/lib/python3.8/dist-packages/triton/compiler.py:942"
+    text = (f"File [/usr/lib/python3.8/dist-packages/triton/compiler.py:942]({link}), in build_triton_ir(fn, signature)\n"
+            "    941         raise e\n"
+            "--> 942     raise CompilationError(fn.src, node) from e\n\n"
+            "CompilationError: at 78:24:\ndef _fwd_kernel(\n    Q, K, V,\n")
+    [finding] = read(text)
+    assert finding.id == "triton/compilation-error" and finding.site == "triton.compiler:build_triton_ir"
