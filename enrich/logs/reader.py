@@ -38,6 +38,9 @@ CHAINS = frozenset({"The above exception was the direct cause of the following e
 NOTE = re.compile(r"^\[(?P<id>[a-z0-9][\w.-]*/[\w.-]+|enrich: not in the catalog)\] (?P<summary>\S.*)$")
 NOTE_LINE = re.compile(r"^\s+(?:fix \d+: (?P<fix>.+)|resolution: .*|more: enrich explain \S+)$")
 CARETS = frozenset("^~ ")
+# ComfyUI's error report, in markdown: "- **Exception Type:** ValueError" then "- **Exception Message:** ..."
+REPORT_FIELD = re.compile(r"^- \*\*Exception (?P<field>Type|Message):\*\* ?(?P<value>.*)$")
+HEADING = re.compile(r"^#{1,6} ")
 PROGRESS = re.compile(r"^\d{1,3}%\|")                              # tqdm's bar
 SEPARATOR_TAIL = re.compile(r"(?:\n[=\-_*~#]{3,})+$")                 # a ruler a paste put after the message
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
@@ -119,6 +122,7 @@ class _Stream:
         self.notebook: str | None = None             # IPython's traceback: the type its header named
         self.open_brackets: int | None = None        # IPython's source lines: what the arrow's statement left open
         self.flat = False                            # its frames lost their indentation (a shifted paste)
+        self.report_type = ""                        # ComfyUI's error report: the type its bullet named
 
 
 class Parser:
@@ -192,6 +196,13 @@ class Parser:
             joint = "" if s.wrapped_frame.count('"') % 2 else " "
             text = s.wrapped_frame + joint + stripped
             s.wrapped_frame, stripped = "", text.strip()
+        field = REPORT_FIELD.match(stripped) if stripped.startswith("- **Exception ") else None
+        if field and field["field"] == "Type":
+            s.report_type = field["value"].strip()
+            return
+        if field and s.report_type:        # the report's two bullets read as the exception line they stand for
+            text = stripped = f"{s.report_type}: {field['value']}"
+            s.report_type = ""
         if TRACEBACK in text:
             self._close(s)
             lead = text[:text.index(TRACEBACK)].strip().rstrip(",:").strip()
@@ -283,6 +294,8 @@ class Parser:
             return False
         if PROGRESS.match(stripped):
             return False          # a progress bar drawn over the message's last line
+        if HEADING.match(text):
+            return False          # a markdown heading (a report's "## Stack Trace") starts another part
         if FRAME.match(text) or TERMINATE.search(text):
             return False
         if not s.current.message.strip():

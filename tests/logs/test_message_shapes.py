@@ -494,3 +494,14 @@ def test_a_vs_code_notebooks_linked_frames_are_frames():
             "CompilationError: at 78:24:\ndef _fwd_kernel(\n    Q, K, V,\n")
     [finding] = read(text)
     assert finding.id == "triton/compilation-error" and finding.site == "triton.compiler:build_triton_ir"
+
+
+def test_comfyuis_error_report_reads_as_its_exception():
+    """ComfyUI's report gives the type and the message as markdown bullets, then its stack trace."""
+    text = ("# ComfyUI Error Report\n## Error Details\n- **Node ID:** 9\n- **Node Type:** FluxTrainModelSelect\n"
+            "- **Exception Type:** ValueError\n"
+            "- **Exception Message:** Error initializing torch.distributed using env:// rendezvous: "
+            "environment variable RANK expected, but not set\n## Stack Trace\n```\n")
+    [finding] = read(text)
+    assert finding.id == "torch/dist-env-missing" and finding.exception == "ValueError"
+    assert "Stack Trace" not in finding.message
