@@ -107,7 +107,7 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
     for number, line in lines:
         words = set(LOWER_WORD.findall(line.lower()))
         for entry, needed, leads, folded in index:
-            whole = bool(needed) and needed <= words
+            whole = any(alternative <= words for alternative in needed)
             if entry.require_site or not (whole or any(lead <= words for lead in leads)):
                 continue
             m = _search(folded, line) if whole else None
@@ -123,12 +123,15 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
 
 @per_catalog
 def _lower_index(catalog: Catalog) -> list:
-    """(entry, the longer words its pattern demands in lower case, the first such words of each
-    alternative (all a cut message keeps), the pattern ignoring case)."""
+    """(entry, the longer words each alternative of its pattern demands in lower case, the first
+    such words of each alternative (all a cut message keeps), the pattern ignoring case)."""
     index = []
     for entry in catalog.entries.values():
         if entry.message is not None:
-            words = {w.lower() for w in set().union(*alternative_words(entry.message)) if len(w) > 3}
+            alternatives = alternative_words(entry.message)
+            # an alternative of a few words only, among others, says too little retyped
+            words = [needed for needed in ({w.lower() for w in alternative if len(w) > 3} for alternative in alternatives)
+                     if needed and (len(needed) >= LEAD_WORDS or len(alternatives) == 1)]
             leads = [set([w.lower() for w in WORD.findall(SYNTAX.sub(" ", branch)) if len(w) > 3][:LEAD_WORDS])
                      for branch in branches(entry.message.pattern)]
             index.append((entry, words, [lead for lead in leads if len(lead) == LEAD_WORDS],

@@ -265,3 +265,13 @@ def test_a_hub_url_written_for_a_repo_id_is_not_a_missing_path():
     assert ids(url) == []
     path = url.replace("https://huggingface.co/org/model/", "/models/llama-3-8b/")
     assert ids(path) == ["transformers/model-path-not-found"]
+
+
+def test_a_message_retyped_in_lower_case_is_known_by_its_own_alternative():
+    """Each alternative of a pattern is judged on its own words, not on the words of all of them."""
+    text = ("valueerror: loading internvl2-8b/ requires you to execute the configuration file in that repo on your "
+            "local machine. make sure you have read the code there to avoid malicious use, then set the option "
+            "'trust_remote_code=true\u2019 to remove this error.\n")
+    assert ids(text) == ["transformers/trust-remote-code"]
+    # a short alternative among others says too little retyped: mlx-lm's "Unknown quantization method X."
+    assert ids("and raised `unknown quantization method`.\n") == []
