@@ -108,6 +108,15 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             finding = by_text[key] = _finding(exc, catalog)
             finding.count = 0
             items.append(finding)
+        elif finding.id is None and exc.frames:      # printed again with its traceback: the frames may say it
+            again = _finding(exc, catalog)
+            if again.id:
+                again.line, again.count, again.root_cause, again.streams = (finding.line, finding.count,
+                                                                              finding.root_cause, finding.streams)
+                for seen, f in finding_of.items():
+                    if f is finding:
+                        finding_of[seen] = again
+                items[items.index(finding)] = by_text[key] = finding = again
         finding_of[id(exc)] = finding
         finding.count += exc.repeats
         if id(exc) in outer and finding.count == exc.repeats:

@@ -73,6 +73,8 @@ def _readings(exc: TextException, type_name: str):
         variants.append(base)
         if "        " in base:
             variants.append(PADDING.sub("", base))     # a terminal's wrap padding left inside words
+        if "**" in base:
+            variants.append(base.replace("**", ""))    # markdown bold put inside the message
         if "\n" in base:
             variants.append(LEADING_SPACES.sub("\t", base))                 # tabs a paste turned to spaces
             variants.append(" ".join(line.strip() for line in base.splitlines()))   # hard wraps

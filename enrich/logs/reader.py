@@ -18,7 +18,8 @@ from enrich.logs.peel import MAX_PIECES, Line, Peeler, whole_line
 
 TRACEBACK = "Traceback (most recent call last):"
 # (faulthandler's dump of a crash, "File "x.py", line 12 in f", is no traceback: the crash line says it)
-FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?!\d| in )(?:, in (?P<func>.+))?')
+# (a retyped one may lose or double a space: "File "x.py",  line398, in f")
+FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)",\s{1,3}line ?(?P<line>\d+)(?!\d| in )(?:, in (?P<func>.+))?')
 EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\((?P<inner>[\w.]+)\))?)(?::\s?(?P<message>.*))?$")
 ERROR_LINE = re.compile(
@@ -224,12 +225,12 @@ class Parser:
             self._close(s)
             s.pending_chain = s.last
             return
-        if s.state == "idle" and ('", line ' in text and FRAME.match(text)
+        if s.state == "idle" and ('", ' in text and FRAME.match(text)
                                   or stripped.startswith(("File ", "Cell In")) and notebook.frame(text, module_of)):
             # a traceback whose header was cut off: read it from its first frame
             s.current = TextException(type="", message="", line=number, stream=s.name, partial=True, repeats=repeats)
             s.state, s.line_prefixed = "frames", None
-            s.notebook = None if '", line ' in text else ""
+            s.notebook = None if FRAME.match(text) else ""
         if s.state in ("frames", "source"):
             frame = FRAME.match(text)
             read = (Frame(module_of(frame["file"]), (frame["func"] or "").strip(), int(frame["line"]), frame["file"],

@@ -67,6 +67,11 @@ def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, bef
         if start > pos or not previous:
             at = text.rfind("\n", 0, max(start - 1, 0)) + 1
             previous = text[at:start] if start else before
+            if start > pos and at >= pos and previous.strip():
+                # the line just before, unread: a record at an error level without a trigger word
+                # (glog's "E0403 ... metadata: ...") may lead the traceback that follows
+                prior = text[text.rfind("\n", 0, max(at - 1, 0)) + 1:at] if at else before
+                parser.feed(number, previous, (prior, _line_at(text, start)[0]))
         pos = start
         line, end = _line_at(text, pos)
         while pos < len(text):   # line by line while a traceback is open

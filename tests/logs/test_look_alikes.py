@@ -275,3 +275,16 @@ def test_a_message_retyped_in_lower_case_is_known_by_its_own_alternative():
     assert ids(text) == ["transformers/trust-remote-code"]
     # a short alternative among others says too little retyped: mlx-lm's "Unknown quantization method X."
     assert ids("and raised `unknown quantization method`.\n") == []
+
+
+def test_cmakes_missing_nvcc_is_not_flashinfers():
+    assert ids("  Could not find nvcc, please set CUDAToolkit_ROOT.\n") == []
+    assert ids("RuntimeError: Could not find nvcc\n") == ["flashinfer/nvcc-not-found"]
+
+
+def test_a_missing_symbol_of_vllms_own_is_not_another_torch():
+    own = ("ImportError: /env/vllm/_C.abi3.so: undefined symbol: "
+           "_Z20cutlass_moe_mm_sm100RN2at6TensorERKS0_S3_S3_S3_S3_S3_S3_\n")
+    assert ids(own) == []
+    torchs = own.replace("_Z20cutlass_moe_mm_sm100RN2at6TensorERKS0_S3_S3_S3_S3_S3_S3_", "_ZN3c106detail19maybe_wrap_dim_slowEllb")
+    assert ids(torchs) == ["vllm/kernels-undefined-symbol"]

@@ -505,3 +505,42 @@ def test_comfyuis_error_report_reads_as_its_exception():
     [finding] = read(text)
     assert finding.id == "torch/dist-env-missing" and finding.exception == "ValueError"
     assert "Stack Trace" not in finding.message
+
+
+def test_a_retyped_frame_line_with_its_spaces_changed_is_a_frame():
+    text = ('  File "/sgl-workspace/sglang/python/sglang/srt/models/qwen2.py",  line398, in load_weights\n'
+            "    param = params_dict[name]\nKeyError: 'lm_head.weight'\n")
+    [finding] = read(text)
+    assert finding.id == "sglang/load-weights-unknown-tensor"
+
+
+def test_an_error_quoted_first_then_printed_with_its_traceback_is_known_by_the_frames():
+    """The one-line quote comes first; the traceback after it says where it was raised."""
+    text = ("error: KeyError: 'qwen2'\n\nTraceback (most recent call last):\n"
+            '  File "/env/site-packages/transformers/models/auto/configuration_auto.py", line 1022, in from_pretrained\n'
+            '    config_class = CONFIG_MAPPING[config_dict["model_type"]]\n'
+            '  File "/env/site-packages/transformers/models/auto/configuration_auto.py", line 723, in __getitem__\n'
+            "    raise KeyError(key)\nKeyError: 'qwen2'\n")
+    [finding] = read(text)
+    assert finding.id == "transformers/unknown-model-type" and finding.count == 2 and finding.line == 1
+
+
+def test_markdown_bold_inside_a_message():
+    text = ("ValueError: Unrecognized model in XXX. **Should have a `model_type` key in its config.json**, or contain "
+            "one of the following strings in its name: albert, bart\n")
+    assert [f.id for f in read(text)] == ["transformers/no-model-type"]
+
+
+def test_a_glog_error_record_before_a_traceback_is_read_when_streaming():
+    """A record at glog's E level holds no trigger word; the traceback after it does."""
+    from enrich.catalog import get_catalog
+    from enrich.logs.findings import group
+    from enrich.logs.stream import scan
+    prefix = "E0403 10:21:22.723000 353 torch/_inductor/runtime/triton_heuristics.py:617] "
+    text = "".join(prefix + line + "\n" for line in (
+        "metadata: {'signature': {'in_ptr0': '*bf16'}, 'num_warps': 4}", "Traceback (most recent call last):",
+        '  File "/x/triton/compiler/compiler.py", line 100, in compile', "    raise ValueError(msg)",
+        "ValueError: something went wrong"))
+    streamed = [(f.message, f.root_cause) for f in group(scan(io.StringIO(text)), get_catalog(), all=True)]
+    assert streamed == [(f.message, f.root_cause) for f in read(text, all=True)]
+    assert any(message.startswith("metadata:") for message, _ in streamed)
