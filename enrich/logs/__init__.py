@@ -6,6 +6,8 @@ native        failures native code prints (C++ aborts, c10d, NCCL, Metal)
 stream        a large log read in blocks, only near trigger words
 identify, cut the catalog entry of what was read, also from a cut message or from frames
 mentions      catalog messages quoted anywhere in a paste (titles, prose, backticks)
+engines       which serving engine a paste shows (the other engine's copied words are not its errors)
+in_text       an entry's words that are its error only in a text showing its program (catalog in_text)
 findings      one finding per root cause; report shows them
 carried       a traceback carried as text (in a live exception's message, in a log record)
 """
