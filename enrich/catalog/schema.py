@@ -268,7 +268,8 @@ def _in_text(m: _Reader, known: set[str]) -> InText | None:
         return None
     t = _Reader(m.file, f"{m.path}.in_text", m.table_of("in_text"))
     t.only({"shows", "message"})
-    t.str("shows"), t.str("message")
+    for key in ("shows", "message"):
+        t.str(key)                   # both required
     shows, message = t.regex("shows"), t.regex("message")
     unknown = sorted(group_names(message) - known)
     if unknown:

@@ -14,7 +14,7 @@ from enrich.model import Enrichment
 from enrich.facts import from_text
 from enrich.logs.engines import engines_in, other_engines
 from enrich.logs.identify import identify
-from enrich.logs.in_text import in_text, in_text_mentions, shown
+from enrich.logs.in_text import in_text_mentions, shown, words_in
 from enrich.logs.mentions import Mention, mentions
 from enrich.logs.peel import unsplit
 from enrich.match import Match
@@ -185,7 +185,7 @@ def _known_in_text(items: list[Finding], programs: list) -> None:
     for f in items:
         if f.id:
             continue
-        found = in_text(programs, f"{f.exception}: {f.message}" if f.exception else f.message)
+        found = words_in(programs, f"{f.exception}: {f.message}" if f.exception else f.message)
         if found is not None:
             entry, values = found
             _explain(f, entry, values, f.message)

@@ -21,7 +21,7 @@ def shown(texts: tuple[str, ...], catalog: Catalog) -> list:
     return [e for e in _entries(catalog) if any(e.in_text.shows.search(text) for text in texts)]
 
 
-def in_text(entries: list, said: str) -> tuple | None:
+def words_in(entries: list, said: str) -> tuple | None:
     """(entry, values) of the first entry whose in-text words are in ``said``."""
     for entry in entries:
         m = entry.in_text.message.search(said[:MAX_LINE])
@@ -34,7 +34,7 @@ def in_text_mentions(lines: list[tuple[int, str]], entries: list) -> list[Mentio
     """Lines (title, prose, build output) that hold an entry's in-text words."""
     out = []
     for number, line in lines if entries else ():
-        found = in_text(entries, line)
+        found = words_in(entries, line)
         if found is not None:
             entry, values = found
             out.append(Mention(number, entry.id, line.strip()[:MAX_LINE], values))
