@@ -21,6 +21,7 @@ from enrich.logs.paste import BOX, TRACEBACK, rich_line, split_collapsed
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
                   r"|\^\[\[(?:\d{1,3};)*\d{1,3}m"                  # ESC as an editor shows it, "^["
+                  r"|#033\[(?:\d{1,3};)*\d{1,3}m"                   # ESC as rsyslog escapes it
                   r"|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m")          # the last: ESC lost in a paste
 LEVELS = ("DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "NOTICE", "TRACE")
 TIME = (r"(?:\d{4}[-/]\d\d[-/]\d\d[T -]|\d\d[-/]\d\d[-/]\d{4}[-T ]|\d\d[-/]\d\d[ T]|[A-Z][a-z]{2} [ \d]\d )?"
@@ -214,8 +215,9 @@ class Peeler:
         if decoded is None:
             return []
         text, outer = decoded
-        if text.endswith("^M"):
-            text = text[:-2]        # a carriage return as an editor shows it, pasted as two characters
+        for shown in ("^M", "#015"):   # a carriage return as an editor shows it, or as rsyslog escapes it
+            if text.endswith(shown):
+                text = text[:-len(shown)]
         previous, self.previous = self.previous, text
         if not text.isascii():
             text = FULL_WIDTH_PAUSE.sub(lambda m: chr(ord(m.group()[0]) - 0xFEE0) + " ", text).translate(FULL_WIDTH)

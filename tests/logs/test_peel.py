@@ -1,6 +1,7 @@
 """Each wrapper kind peeled from real lines: what is left is the process's own text, with its
 indentation; the wrapper's process tags name the stream."""
 
+import io
 import json
 
 import pytest
@@ -154,3 +155,13 @@ def test_module_names_from_printed_paths():
     assert module_of("/sgl-workspace/sglang/python/sglang/srt/utils/__init__.py") == "sglang.srt.utils"
     assert module_of("/opt/venv/lib/python3.12/site-packages/mlx_llm_server/app.py") == "mlx_llm_server.app"
     assert module_of("script.py") == "script"
+
+
+def test_rsyslogs_escaped_colour_codes_and_carriage_returns_are_peeled():
+    """rsyslog writes control characters as #ooo: ESC as #033, CR as #015."""
+    from enrich.logs import findings
+    line = ("#033[1;36m(VllmWorker TP2 pid=415)#033[0;0m ERROR 08-31 04:18:45 [multiproc_executor.py:559] "
+            "RuntimeError: CUDA error: an illegal memory access was encountered#015\n")
+    [finding] = findings(io.StringIO(line))
+    assert finding.id == "torch/cuda-illegal-address" and "#015" not in finding.message
+    assert finding.streams == ["VllmWorker TP2 pid=415"]
