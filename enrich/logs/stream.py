@@ -51,6 +51,17 @@ def _lines_from(text: str, start: int):
         yield line
 
 
+def _start_before(text: str, start: int) -> int:
+    """Where the line before the one at ``start`` begins."""
+    return text.rfind("\n", 0, max(start - 1, 0)) + 1
+
+
+def _neighbour(text: str, start: int, line: str) -> str:
+    """``line``, which starts at ``start``, as a neighbour: kubelet's CRI pieces joined into the
+    whole line."""
+    return whole_line(_lines_from(text, start)) if line[:1].isdigit() else line
+
+
 def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, before: str = "") -> int:
     """Feed the lines of ``text`` that matter; returns the line count after it. ``before``: the
     line before the block."""
@@ -65,20 +76,19 @@ def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, bef
         start = text.rfind("\n", 0, hit) + 1
         number += text.count("\n", pos, start)
         if start > pos or not previous:
-            at = text.rfind("\n", 0, max(start - 1, 0)) + 1
+            at = _start_before(text, start)
             previous = text[at:start] if start else before
             if start > pos and at >= pos and previous.strip():
                 # the line just before, unread: a record at an error level without a trigger word
                 # (glog's "E0403 ... metadata: ...") may lead the traceback that follows
-                prior = text[text.rfind("\n", 0, max(at - 1, 0)) + 1:at] if at else before
-                parser.feed(number, previous, (prior, _line_at(text, start)[0]))
+                prior = text[_start_before(text, at):at] if at else before
+                parser.feed(number, previous, (prior, _neighbour(text, start, _line_at(text, start)[0])))
         pos = start
         line, end = _line_at(text, pos)
         while pos < len(text):   # line by line while a traceback is open
             following, after = _line_at(text, end) if end < len(text) else ("", end)
             number += 1
-            neighbour = whole_line(_lines_from(text, end)) if following[:1].isdigit() else following
-            parser.feed(number, line, (previous, neighbour) if following else (previous,))
+            parser.feed(number, line, (previous, _neighbour(text, end, following)) if following else (previous,))
             previous, line, pos, end = line, following, end, after
             if not parser.open:
                 break
