@@ -75,7 +75,8 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
         found, lines = read_lines(head.splitlines())
         order = {number: i for i, (number, _) in enumerate(lines)}
         whole = unsplit(head)
-        return group(found, catalog, all, mentions(lines, catalog), order, engines_in(whole),
+        engines = engines_in(whole)
+        return group(found, catalog, all, mentions(lines, catalog, engines=engines), order, engines,
                      shown((whole, "\n".join(text for _, text in lines)), catalog), lines)
     return group(scan(_Rejoined(head, stream)), catalog, all)
 

@@ -43,8 +43,11 @@ class Mention:
     partial: bool = False     # the start of the message only
 
 
-def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = True) -> list[Mention]:
-    """Catalog messages in (line number, text) pairs, one per line and entry."""
+def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = True,
+             engines: frozenset[str] = frozenset()) -> list[Mention]:
+    """Catalog messages in (line number, text) pairs, one per line and entry; ``engines``: the
+    engines the text shows (an engine's messages too common to trust alone are its own in a text
+    that shows it and no other)."""
     found: list[Mention] = []
     index = catalog.index
     for number, line in lines:
@@ -53,7 +56,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
             continue
         named = []
         for entry in _worded(index, line):
-            if entry.require_site:
+            if _needs_site(entry, engines):
                 continue
             m = _search(entry.message, line)
             if m is not None:
@@ -64,11 +67,16 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         found += [m for m in named if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
                                               for o in named)]
         if not named:
-            found += _cut_mentions(number, line, catalog)
-    found += _wrapped(lines, catalog, {m.line for m in found}) if wrapped else []
+            found += _cut_mentions(number, line, catalog, engines)
+    found += _wrapped(lines, catalog, {m.line for m in found}, engines) if wrapped else []
     if wrapped and not found:
-        found = _retyped(lines, catalog)
+        found = _retyped(lines, catalog, engines)
     return [m for m in found if not PLACEHOLDER.search(m.text)]
+
+
+def _needs_site(entry, engines: frozenset[str]) -> bool:
+    """The entry's words are too common to name it without its raise site, which a quote lacks."""
+    return entry.require_site and engines != {entry.engine}
 
 
 # "{pretrained_model_name_or_path}": an f-string in printed source code, not a message as raised
@@ -99,7 +107,7 @@ def _loose_words(index) -> dict[str, set[str]]:
             if e.message is not None}
 
 
-def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
+def _retyped(lines: list[tuple[int, str]], catalog: Catalog, engines: frozenset[str]) -> list[Mention]:
     """Last resort, when nothing else in the paste is a catalog message: one retyped in another
     case ("valueerror: bfloat16 is only supported ..."), whole or cut."""
     index = _lower_index(catalog)
@@ -108,7 +116,7 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog) -> list[Mention]:
         words = set(LOWER_WORD.findall(line.lower()))
         for entry, needed, leads, folded in index:
             whole = any(alternative <= words for alternative in needed)
-            if entry.require_site or not (whole or any(lead <= words for lead in leads)):
+            if _needs_site(entry, engines) or not (whole or any(lead <= words for lead in leads)):
                 continue
             m = _search(folded, line) if whole else None
             if m is None:
@@ -139,7 +147,7 @@ def _lower_index(catalog: Catalog) -> list:
     return index
 
 
-def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> list[Mention]:
+def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], engines: frozenset[str]) -> list[Mention]:
     """A message over consecutive lines: hard-wrapped (at a space or mid-word), or a multi-line
     message printed line by line."""
     out = []
@@ -150,7 +158,7 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> 
         head, tail = line.rstrip(), following[0].strip()
         known = [text for n, text in lines[i + 1:i + 3] if n in seen]    # lines that quote a message of their own
         for joined in (head + " " + tail, head + tail, "\n".join([head, *following])):
-            found = [m for m in mentions([(number, joined)], catalog, wrapped=False)
+            found = [m for m in mentions([(number, joined)], catalog, wrapped=False, engines=engines)
                      if not any(m.text in text for text in known)]
             if found:
                 out += found
@@ -158,14 +166,14 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int]) -> 
     return out
 
 
-def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
+def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[str]) -> list[Mention]:
     """A quoted message or an issue title that stops before the message's end."""
     spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     first = line.split(" ", 1)[0]
     for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
         m = cut_match(entry.message, line)
-        if m is not None and not entry.require_site:
+        if m is not None and not _needs_site(entry, engines):
             return [Mention(number, entry.id, line, captured(m), True)]
     dropped = {}                 # a shortened title -> the words it dropped
     if line.startswith("# "):
@@ -186,7 +194,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog) -> list[Mention]:
                 matched[entry.id] = (entry, m)
         if len(matched) == 1:          # the start of one message only, not of several
             [(entry, m)] = matched.values()
-            if entry.require_site:
+            if _needs_site(entry, engines):
                 return []
             return [Mention(number, entry.id, span, captured(m), True)]
     return []

@@ -288,3 +288,15 @@ def test_a_missing_symbol_of_vllms_own_is_not_another_torch():
     assert ids(own) == []
     torchs = own.replace("_Z20cutlass_moe_mm_sm100RN2at6TensorERKS0_S3_S3_S3_S3_S3_S3_", "_ZN3c106detail19maybe_wrap_dim_slowEllb")
     assert ids(torchs) == ["vllm/kernels-undefined-symbol"]
+
+
+def test_a_bare_divisibility_assert_is_vllms_in_a_text_that_shows_only_vllm():
+    """vllm/not-divisible needs its raise site: the words come from sglang and Megatron too. A quote of
+    them is vLLM's in a text that shows vLLM's log lines and no other engine's."""
+    quote = "# [Bug]: GLM-4.5V - AssertionError: 12 is not divisible by 8\n\nstartup fails with `AssertionError: 12 is not divisible by 8`\n"
+    worker = ("(VllmWorker TP2 pid=415) ERROR 08-31 04:18:45 [multiproc_executor.py:559] WorkerProc failed to start.\n"
+              "(VllmWorker TP2 pid=415) ERROR 08-31 04:18:45 [multiproc_executor.py:559] Traceback (most recent call last):\n")
+    assert "vllm/not-divisible" not in ids(quote)
+    assert ids(quote + worker)[0] == "vllm/not-divisible"
+    sglang = "[2025-08-31 04:18:45 TP2] Scheduler hit an exception: Traceback (most recent call last):\n"
+    assert "vllm/not-divisible" not in ids(quote + worker + sglang)     # two engines shown: neither is sure
