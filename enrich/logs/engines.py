@@ -1,6 +1,7 @@
-"""Which serving engine a pasted text comes from, by its paths and log lines. sglang raised copies
-of vLLM's messages for years (the model registry, the FP8 block checks): in a text that shows only
-sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round."""
+"""Which program a pasted text comes from, by its paths and log lines. sglang raised copies of
+vLLM's messages for years (the model registry, the FP8 block checks): in a text that shows only
+sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round.
+ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own."""
 
 from __future__ import annotations
 
@@ -15,15 +16,28 @@ MARKS = {
     "vllm": re.compile(r"\bvllm[./](?:engine|entrypoints|worker|v1|model_executor|executor|config|distributed)\b"
                        r"|\b(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[\w.]+\.py:\d+\]"
                        r"|\((?:VllmWorker|EngineCore|RayWorkerVllm|Worker_TP\d+|APIServer)\b"),
+    # the word anywhere: its paths, its kernels' names (triton_poi_...), its messages
+    "triton": re.compile(r"(?i)triton"),
+    # other compilers that run ptxas themselves: XLA (jaxlib, TensorFlow's stream executor),
+    # tinygrad, MLIR's GPU pipeline
+    "compilers": re.compile(r"\bjaxlib\b|XlaRuntimeError|\btensorflow/(?:stream_executor|compiler)\b|\btinygrad\b|/tinycuda_"
+                            r"|MlirCompilerError|gpu-lower-to-nvvm"),
 }
+# a program whose entries a text of its rival's, not showing the program itself, does not get
+RIVALS = {"sglang": {"vllm"}, "vllm": {"sglang"}, "triton": {"compilers"}}
 
 
 def engines_in(text: str) -> frozenset[str]:
-    """The engines whose marks the text shows."""
+    """The programs whose marks the text shows."""
     return frozenset(name for name, mark in MARKS.items() if mark.search(text))
 
 
 def other_engines(entry_id: str, shown: frozenset[str]) -> bool:
-    """The entry is an engine's own, and the text shows another engine but not that one."""
-    engine = entry_id.split("/", 1)[0]
-    return engine in MARKS and bool(shown) and engine not in shown
+    """The entry is a program's own, and the text shows a rival of that program but not it."""
+    program = entry_id.split("/", 1)[0]
+    return program in RIVALS and program not in shown and bool(RIVALS[program] & shown)
+
+
+def only(program: str, shown: frozenset[str]) -> bool:
+    """The text shows the program and none of its rivals."""
+    return program in shown and not RIVALS.get(program, set()) & shown

@@ -11,6 +11,7 @@ from itertools import islice
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_words, captured, literal_runs
 from enrich.logs.cut import branches, cut_match
+from enrich.logs.engines import only
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
 
@@ -76,7 +77,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
 
 def _needs_site(entry, engines: frozenset[str]) -> bool:
     """The entry's words are too common to name it without its raise site, which a quote lacks."""
-    return entry.require_site and engines != {entry.engine}
+    return entry.require_site and not only(entry.engine, engines)
 
 
 # "{pretrained_model_name_or_path}": an f-string in printed source code, not a message as raised

@@ -147,7 +147,22 @@ def test_a_message_quoted_in_a_warning_is_no_failure():
                "Your CUDA software stack is old. We fallback to the NVIDIA driver for some compilation. "
                "The ptxas error was: ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n")
     assert ids(warning) == []
-    assert ids(warning.replace(": W external", ": E external")) == ["triton/ptxas-unknown-arch"]
+    error = warning.replace(": W external", ": E external")
+    assert ids(error) == []                          # TensorFlow's own ptxas run: not Triton's error
+    assert ids(error.split("] ", 1)[1]) == ["triton/ptxas-unknown-arch"]
+
+
+def test_ptxas_run_by_another_compiler_is_not_tritons():
+    """XLA, tinygrad and MLIR pipelines run ptxas too; its words are Triton's error only where the
+    text does not show another compiler without Triton."""
+    ptxas = "ptxas /tmp/x.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '8.2'\n"
+    assert ids(ptxas) == ["triton/ptxas-ptx-version"]
+    for other in ("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CustomCall failed: ptxas exited with non-zero error code 65280, output: ",
+                  "Failed to generate SASS Command '['ptxas', '-arch=sm_61', '-o', '/tmp/tinycuda_03fe']' returned non-zero exit status 255.\n",
+                  '"name": "MlirCompilerError",\n'):
+        assert ids(other + ptxas) == []
+        assert ids(other + ptxas + 'File "/usr/lib/python3/site-packages/triton/compiler/compiler.py", line 9, in compile\n') == \
+            ["triton/ptxas-ptx-version"]
 
 
 def test_a_message_tagged_with_where_it_ran():
