@@ -261,9 +261,10 @@ def _printed_whole(mention: Mention, items: list[Finding]) -> bool:
 
 def _raised_elsewhere(mention: Mention, items: list[Finding]) -> bool:
     """The quoted message is that of an error the text printed with its raise frame, which the
-    entry did not claim: the frame said the words came from other code."""
+    entry did not claim: the frame said the words came from other code (a wrapper that quotes
+    the error it re-raises says nothing of where the words came from)."""
     quoted = mention.text.strip()
-    return any(f.kind == "exception" and f.site and f.id != mention.entry_id and quoted in f.message
+    return any(f.kind == "exception" and f.site and f.id != mention.entry_id and not f.wrapper and quoted in f.message
                for f in items)
 
 

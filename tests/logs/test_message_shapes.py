@@ -458,6 +458,27 @@ def test_a_wrappers_quoted_message_gives_the_error_it_wraps():
     assert "sglang/cuda-graph-capture-failed" in [f.id for f in every if not f.root_cause]
 
 
+
+def test_a_wrapper_raised_at_its_own_site_still_gives_the_error_it_quotes():
+    """vLLM's engine re-raises a worker's error as text inside "Worker failed with error '...'";
+    printed with its raise frame, the quote is still the worker's error, not vLLM's words."""
+    tag = "(EngineCore pid=380) ERROR 04-12 05:43:37 [core.py:1110] "
+    text = "".join(tag + line + "\n" for line in [
+        "Traceback (most recent call last):",
+        '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/executor/multiproc_executor.py", line 399, in get_response',
+        "    raise RuntimeError(",
+        "RuntimeError: Worker failed with error 'at 1:0:",
+        "def _w8a8_triton_block_scaled_mm(",
+        "^",
+        """ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')")', """
+        "please check the stack trace above for the root cause"])
+    every = read(text, all=True)
+    assert [f.id for f in every if f.root_cause] == ["triton/fp8e4nv-unsupported"]
+    assert "vllm/worker-rpc-failed" in [f.id for f in every if not f.root_cause]
+    wrapped = "RuntimeError: Worker failed with error '{}', please check the stack trace above for the root cause\n"
+    assert [f.id for f in read(wrapped.format("Could not find nvcc"))] == ["flashinfer/nvcc-not-found"]
+    assert [f.id for f in read(wrapped.format("LoRA rank 32 is greater than max_lora_rank 16."))] == ["vllm/worker-rpc-failed"]
+
 @pytest.mark.parametrize("line, entry", [
     ("ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
      "torch/nccl-remote-error"),
