@@ -25,6 +25,12 @@ HEADER = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}Traceback 
 FRAME = re.compile(r"^\s*File (?P<file>\S.*?):(?P<line>\d+), in (?P<func>[\w.<>]+)(?:\(|$)")
 # VS Code's notebooks link the path: "File [/x/compiler.py:942](vscode-remote+...compiler.py:942), in f(...)"
 LINKED_FRAME = re.compile(r"^\s*File \[(?P<file>[^\]]+?):(?P<line>\d+)\]\([^)\s]*\), in (?P<func>[\w.<>]+)(?:\(|$)")
+# IPython 7 (Colab linking the path): "/x/compiler.py in make_ir(self, options)", the line only at
+# the arrow; a cell is "<ipython-input-6-3d62c575fcfd> in <cell line: 1>()"
+PLAIN_FRAME = re.compile(r"^\s*(?:\[(?P<linked>/[^\]]+?\.py|<ipython-input-[\w-]+>)\]\([^)\s]*\)|(?P<file>/\S+?\.py|<ipython-input-[\w-]+>))"
+                         r" in (?P<func><[^<>]*>|[\w.]+)\(")
+# Colab folds library frames: "25 frames"
+FOLDED = re.compile(r"^\d+ frames$")
 CELL = re.compile(r"^\s*(?:Cell In\s?\[\d*\]|Input In \[\d*\]), line (?P<line>\d+)")
 SOURCE = re.compile(r"^(?P<arrow>-*>)?\s*\d+ (?P<code>.*)$")
 MAX_SOURCE = 400
@@ -39,6 +45,12 @@ def frame(text: str, module_of) -> Frame | None:
     m = FRAME.match(text) or LINKED_FRAME.match(text)
     if m:
         return Frame(module_of(m["file"]), m["func"], int(m["line"]), m["file"], _source="")
+    m = PLAIN_FRAME.match(text)
+    if m:
+        path = m["linked"] or m["file"]
+        if path.startswith("<"):
+            return Frame("<cell>", "<module>", 0, "<cell>", _source="")
+        return Frame(module_of(path), m["func"], 0, path, _source="")
     m = CELL.match(text)
     if m:
         return Frame("<cell>", "<module>", int(m["line"]), "<cell>", _source="")

@@ -41,6 +41,8 @@ NOTE_LINE = re.compile(r"^\s+(?:fix \d+: (?P<fix>.+)|resolution: .*|more: enrich
 CARETS = frozenset("^~ ")
 # ComfyUI's error report, in markdown: "- **Exception Type:** ValueError" then "- **Exception Message:** ..."
 REPORT_FIELD = re.compile(r"^- \*\*Exception (?P<field>Type|Message):\*\* ?(?P<value>.*)$")
+# Triton's CompilationError (alone, or quoted by inductor's error): the kernel's line and column
+COMPILED_AT = re.compile(r"(?:CompilationError: )?at \d+:\d+:\s*\n")
 HEADING = re.compile(r"^#{1,6} ")
 PROGRESS = re.compile(r"^\d{1,3}%\|")                              # tqdm's bar
 SEPARATOR_TAIL = re.compile(r"(?:\n[=\-_*~#]{3,})+$")                 # a ruler a paste put after the message
@@ -241,7 +243,8 @@ class Parser:
                 s.flat = bool(frame) and not text[:1].isspace()
                 return
             if s.notebook is not None and s.current.frames:
-                if stripped == "..." and s.current.frames[-1].module:   # frames cut out: what follows is another's
+                if (stripped == "..." or notebook.FOLDED.match(stripped)) and s.current.frames[-1].module:
+                    # frames cut out (or folded by Colab): what follows is another's
                     s.current.frames.append(notebook.elided())
                     return
                 numbered, s.open_brackets = notebook.add_source(s.current.frames[-1], text, s.open_brackets)
@@ -304,6 +307,8 @@ class Parser:
         if (stripped.startswith(("[", "frame #"))
                 or (level in QUIET_LEVELS and s.level not in QUIET_LEVELS)):
             return False
+        if COMPILED_AT.match(s.current.message) and set(s.current.message.rstrip().rsplit("\n", 1)[-1].strip()) <= CARETS:
+            return True           # Triton's "at L:C:", the kernel's source, a caret, then its error: one message
         m = ERROR_LINE.match(stripped)
         return m is None or not s.current.message.strip()   # a new exception line starts a new error
 
@@ -353,7 +358,7 @@ class Parser:
         if m and not text.startswith((" ", "\t")):
             exc = TextException(type=m["type"], message=(m["message"] or "")[:MAX_MESSAGE], line=number,
                                 stream=s.name, inner=m["inner"], repeats=repeats)
-            if m.start() == 0 or not text[:m.start()].strip():
+            if m.start() == 0 or not text[:m.start()].strip() or exc.message.rstrip().endswith(":"):   # or its message goes on
                 if s.pending_chain is not None:   # chained, with no traceback of its own (never raised)
                     s.pending_chain.led_to, s.pending_chain = exc, None
                 self._open_message(s, exc, level, prefix)     # its message may go on over the next lines

@@ -147,11 +147,12 @@ def test_a_title_completes_an_exception_cut_before_its_cause():
 
 
 def test_the_cause_printed_inside_a_cut_exception_is_the_root():
-    """kijai/ComfyUI-WanVideoWrapper#1007: an inductor CompilationError cut after "at 1:0:", its
-    cause printed as a repr below it, and the app's unprefixed copy of the same error."""
+    """kijai/ComfyUI-WanVideoWrapper#1007: an inductor CompilationError "at 1:0:", its cause printed
+    as a repr below the caret, and the app's unprefixed copy of the same error: read with the lines
+    after "at 1:0:", the CompilationError is the fp8 error itself."""
     found = read((CORPUS / "triton" / "047.log").read_text(), all=True)
     assert [f.id for f in found if f.root_cause] == ["triton/fp8e4nv-unsupported"]
-    assert [f.id for f in found if f.exception.endswith("CompilationError")] == ["triton/compilation-error"]
+    assert {f.id for f in found if f.exception.endswith("CompilationError")} == {"triton/fp8e4nv-unsupported"}
 
 
 def test_a_quote_cut_where_the_printed_message_goes_on_is_that_message():
@@ -516,6 +517,32 @@ def test_a_vs_code_notebooks_linked_frames_are_frames():
     [finding] = read(text)
     assert finding.id == "triton/compilation-error" and finding.site == "triton.compiler:build_triton_ir"
 
+
+def test_colabs_folded_notebook_frames_are_frames():
+    """IPython 7 as Colab prints it: each path linked, no line number but the arrow's, library frames folded."""
+    text = ("CompilationError                          Traceback (most recent call last)\n"
+            "[<ipython-input-6-3d62c575fcfd>](https://localhost:8080/#) in <cell line: 1>()\n"
+            "----> 1 trainer_stats = trainer.train()\n\n25 frames\n"
+            "[/usr/local/lib/python3.10/dist-packages/triton/compiler/compiler.py](https://localhost:8080/#) in make_ir(self, options)\n"
+            "    112     def make_ir(self, options, codegen_fns, context):\n"
+            "--> 113         return ast_to_ttir(self.fn, self, context=context, options=options)\n\n"
+            "CompilationError: at 59:8:\n        if DO_SOFTCAPPING:   x = SOFTCAP * triton_tanh(x / SOFTCAP)\n        ^\n"
+            "AssertionError('initial value for `x` is of type fp16, but the then block redefines it as fp32')\n")
+    [finding] = read(text)
+    assert finding.id == "triton/compilation-error" and finding.site == "triton.compiler.compiler:make_ir"
+    assert "then block redefines it" in finding.message        # the error after the caret is the message's
+
+
+def test_tritons_compilation_error_without_frames_in_a_text_that_shows_a_kernel():
+    """"CompilationError: at L:C:" over a kernel's source and a caret is Triton's; printed after prose,
+    its message still goes on to the error after the caret, which names the entry when it has one."""
+    kernel = "CompilationError: at 16:12:\n    tmp9 = tmp7 - tmp8\n    tmp10 = libdevice.pow(2, ks1)\n            ^\n"
+    assert [f.id for f in read(kernel)] == [None]                # no sign of a Triton kernel
+    assert [f.id for f in read("    tmp0 = tl.load(in_ptr0 + (x0), xmask)\n" + kernel)] == ["triton/compilation-error"]
+    fp8 = ("!!! Exception during processing !!! CompilationError: at 1:0:\n"
+           "def triton_poi_fused__to_copy_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n^\n"
+           "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")\n")
+    assert [f.id for f in read(fp8)] == ["triton/fp8e4nv-unsupported"]
 
 def test_comfyuis_error_report_reads_as_its_exception():
     """ComfyUI's report gives the type and the message as markdown bullets, then its stack trace."""
