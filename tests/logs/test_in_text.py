@@ -73,3 +73,17 @@ def test_a_message_the_entry_knows_by_its_own_words_is_unchanged():
     """Where FlashInfer's own message is printed, it is read as before; in-text words add nothing."""
     text = NVCC_TITLE + "RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist\n"
     assert [f.id for f in found(text)] == ["flashinfer/nvcc-not-found"]
+
+
+def test_a_tensor_name_keyerror_is_sglangs_lookup_where_its_scheduler_is_shown():
+    """sglang's load_weights looks each checkpoint tensor up unguarded: a title quoting the KeyError,
+    over a scheduler traceback cut before load_weights, is that lookup; in another text it is not."""
+    title = "# [Bug] KeyError: 'model.layers.3.mlp.shared_experts.down_proj.weight_scale'\n\n"
+    scheduler = ("[2025-05-06 03:12:44 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+                 '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2215, in run_scheduler_process\n')
+    [finding] = [f for f in found(title + scheduler) if f.id]
+    assert finding.id == "sglang/load-weights-unknown-tensor"
+    assert finding.values["name"] == "model.layers.3.mlp.shared_experts.down_proj.weight_scale"
+    assert not [f.id for f in found(title) if f.id]
+    assert "sglang/load-weights-unknown-tensor" not in [   # a key that names no tensor
+        f.id for f in found("# [Bug] KeyError: 'qwen3'\n\n" + scheduler)]
