@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import signal
 import sys
 from dataclasses import dataclass
 
 from enrich.catalog import Catalog, Entry
 from enrich.catalog.regex import captured
-from enrich.facts import Facts, Frame
+from enrich.facts import Facts, Frame, from_text
 from enrich.versions import installed_within
 
 SITE_DEPTH = 6          # how far out from the raise point a declared site may be
@@ -32,6 +33,25 @@ class Match:
 
 
 def best_match(facts: Facts, catalog: Catalog) -> Match | None:
+    found = _best(facts, catalog)
+    return found and (signalled(found.groups, catalog) or found)
+
+
+def signalled(values: dict[str, str], catalog: Catalog) -> Match | None:
+    """An error reporting a child's ``exit_code`` of -N, Python's way of saying that signal N
+    killed it: the signal's own entry is the cause (-7, a bus error). Not SIGKILL: an engine sends
+    it to its own processes when another fails, and the reporting entry's reading of -9 says so."""
+    code = values.get("exit_code") or ""
+    if not code.startswith("-") or not code[1:].isdigit() or int(code[1:]) == signal.SIGKILL:
+        return None
+    try:
+        name = signal.Signals(int(code[1:])).name
+    except ValueError:
+        return None
+    return _best(from_text("ProcessDied", f"killed by {name} (signal {code[1:]})"), catalog)
+
+
+def _best(facts: Facts, catalog: Catalog) -> Match | None:
     # An entry that matches at a raise site outranks every message-only match: try those first.
     frames = facts.frames[:SITE_DEPTH]
     for lookup in (lambda: catalog.index.site_candidates(frames),

@@ -17,7 +17,7 @@ from enrich.logs.identify import identify
 from enrich.logs.in_text import in_text_mentions, shown, words_in
 from enrich.logs.mentions import Mention, mentions
 from enrich.logs.peel import unsplit
-from enrich.match import Match
+from enrich.match import Match, signalled
 from enrich.logs.reader import TextException, read_lines, to_facts
 from enrich.logs.stream import scan
 from enrich.redact import redact_text
@@ -147,14 +147,17 @@ def _explained_later(found: list[TextException], finding_of: dict[int, Finding])
     """In a chain, the earliest failure is the root, unless an exception raised while handling
     it is one an entry explains and the first is unknown (a refused connection, re-raised by
     urllib3 and requests as the Hub out of reach), or it is the same entry's bare lead-up raised
-    just after (a KeyError in a lookup, re-raised as "model type `x` not recognised"): that one
-    says what the first meant."""
+    just after (a KeyError in a lookup, re-raised as "model type `x` not recognised"), or a bare
+    exception known by its site alone (sglang's launcher re-raising its pipe's EOFError with the
+    scheduler's exit code): that one says what the first meant."""
     for exc in found:
         early = finding_of[id(exc)]
         later_exc, links = exc.led_to, 0
+        bare = exc.kind == "exception" and bool(exc.type) and not exc.message.strip()
         while later_exc is not None and id(later_exc) in finding_of and links < CHAIN:
             later = finding_of[id(later_exc)]
-            if later.id and not later.wrapper and early.id in (None, later.id) and early is not later:
+            if (later.id and not later.wrapper and (early.id in (None, later.id) or bare and links == 0)
+                    and early is not later):
                 later.root_cause, early.root_cause = True, False
                 break
             if early.id is not None:      # the same entry's lead-up: only the exception just after it
@@ -240,12 +243,15 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         if mention.entry_id in out:
             out[mention.entry_id].count += 1
             continue
-        entry = catalog.entries[mention.entry_id]
+        entry, values = catalog.entries[mention.entry_id], mention.groups
+        died = signalled(values, catalog)
+        if died is not None:
+            entry, values = died.entry, died.groups
         completes = _completed_by(entry, items, catalog)
         out[mention.entry_id] = finding = Finding(
             exception="", message=redact_text(mention.text), line=mention.line, kind="mention", partial=mention.partial,
             root_cause=(not identified or bool(completes)) and not follows)
-        _explain(finding, entry, mention.groups, mention.text)
+        _explain(finding, entry, values, mention.text)
         for f in completes:
             f.root_cause = False
     return list(out.values())
