@@ -52,6 +52,11 @@ def test_full_width_punctuation_reads_as_ascii():
     assert ids("# [Bug]: about NCCL error：unhandled system error\n") == ["torch/nccl-system-error"]
 
 
+def test_typographic_quotes_read_as_the_straight_ones_printed():
+    title = "# 报错 OSError: We couldn‘t connect to ‘https://huggingface.co‘ to load this file\n"
+    assert ids(title) == ["transformers/hub-unreachable"]
+
+
 def test_torchrun_summary_of_a_child_killed_by_a_signal():
     summary = '''torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
 ============================================================
