@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from enrich.catalog import Catalog, get_catalog
+from enrich.catalog.regex import captured
 from enrich.explain import explain
 from enrich.model import Enrichment
 from enrich.facts import from_text
@@ -191,8 +192,8 @@ def _known_in_text(items: list[Finding], programs: list) -> None:
             continue
         found = words_in(programs, f"{f.exception}: {f.message}" if f.exception else f.message)
         if found is not None:
-            entry, values = found
-            _explain(f, entry, values, f.message)
+            entry, m = found
+            _explain(f, entry, captured(m), f.message)
 
 
 def _explain(f: Finding, entry, values: dict, text: str) -> None:

@@ -22,20 +22,21 @@ def shown(texts: tuple[str, ...], catalog: Catalog) -> list:
 
 
 def words_in(entries: list, said: str) -> tuple | None:
-    """(entry, values) of the first entry whose in-text words are in ``said``."""
+    """(entry, the match) of the first entry whose in-text words are in ``said``."""
     for entry in entries:
         m = entry.in_text.message.search(said[:MAX_LINE])
         if m is not None:
-            return entry, captured(m)
+            return entry, m
     return None
 
 
 def in_text_mentions(lines: list[tuple[int, str]], entries: list) -> list[Mention]:
-    """Lines (title, prose, build output) that hold an entry's in-text words."""
+    """Lines (title, prose, build output) that hold an entry's in-text words: the words, as with
+    any quote (what a line holds around them differs with the collector that wrote it)."""
     out = []
     for number, line in lines if entries else ():
         found = words_in(entries, line)
         if found is not None:
-            entry, values = found
-            out.append(Mention(number, entry.id, line.strip()[:MAX_LINE], values))
+            entry, m = found
+            out.append(Mention(number, entry.id, m.group(0).strip(), captured(m)))
     return out

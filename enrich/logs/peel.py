@@ -32,7 +32,7 @@ TOKEN = re.compile(
     r"|\((?P<paren>[^()\n]{1,200}=[^()\n]{0,200})\)"
     r"|(?P<level>" + "|".join(LEVELS) + r")(?::(?:[\w.-]+:)?|(?= ))"
     r"|(?P<nccl>[\w.-]+:\d+:\d+) \[\d+\]"
-    r"|(?P<glog>[IWEF])(?:\d{3,4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./-]+:\d+| [\w./-]+\.\w{1,4}:\d+)\]"   # absl's too
+    r"|(?P<glog>[IWEF])(?:\d{3,4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w./\\-]+:\d+| [\w./-]+\.\w{1,4}:\d+)\]"   # absl's too; Windows paths
     r"|(?P<location>[\w./-]+\.\w{1,4}:\d+)\]"                      # vLLM 0.6's "engine.py:366]"
     r"|(?P<pid>\d{1,7})(?= \[[\w./-]+\.\w{1,4}:\d+\])"                # "ERROR 56542 [engine.py:64]": a pid
     r"|(?P<compose>[A-Za-z0-9][\w.-]*) *\|(?= |$)"
