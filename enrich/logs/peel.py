@@ -97,7 +97,7 @@ def unwrap(text: str) -> tuple[str, list[str], str]:
         spaces = end
         while spaces < n and text[spaces] in " \t":      # Ray's logger puts a tab after its time
             spaces += 1
-        if spaces < n and _token(text, spaces, after_time) is not None:
+        if spaces < n and _token(text, spaces, after_time) is not None and not _indented_words(text, end, spaces):
             pos = spaces
             continue
         pos = end + (1 if spaces > end else 0)    # one separator goes, the indentation stays
@@ -105,6 +105,12 @@ def unwrap(text: str) -> tuple[str, list[str], str]:
             pos = n
         break
     return text[pos:], streams, level
+
+
+def _indented_words(text: str, end: int, start: int) -> bool:
+    """Content indented under the prefix that only looks like a process tag: a wrapped message's
+    "(rank=8, size=16, local=[127.0.0.1])". An indented tag names its pid."""
+    return start - end > 1 and text[start] == "(" and STRONG.match(text, end) is None
 
 
 def _token(text: str, pos: int, after_time: bool) -> tuple[int, str, str, bool] | None:
