@@ -61,11 +61,16 @@ def required_words(pattern: re.Pattern) -> set[str]:
 def top_alternatives(items) -> list | None:
     """The alternatives (parsed item lists) of a parsed pattern that is one alternation at the
     top (``A|B``, ``^(?:A|B)``); None for any other pattern."""
+    # an anchor before the alternation (re moves a \b every alternative starts with out in front
+    # of them) belongs to each alternative
+    lead = [item for item in items[:1] if item[0] is sre_parse.AT]
     body = [item for item in items if item[0] is not sre_parse.AT]
     if len(body) == 1 and body[0][0] is sre_parse.SUBPATTERN:
         body = list(body[0][1][-1])
+        lead += [item for item in body[:1] if item[0] is sre_parse.AT]
+        body = [item for item in body if item[0] is not sre_parse.AT]
     if len(body) == 1 and body[0][0] is sre_parse.BRANCH:
-        return [list(branch) for branch in body[0][1][1]]
+        return [lead + list(branch) for branch in body[0][1][1]]
     return None
 
 
