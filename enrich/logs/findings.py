@@ -69,7 +69,8 @@ class Finding:
 
 def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False) -> list[Finding]:
     """The root causes in the text (every finding, folded ones marked, with ``all``). A paste
-    (up to PASTE characters) is also searched for catalog messages quoted anywhere in it."""
+    (up to PASTE characters) is also searched for catalog messages quoted anywhere in it; in a
+    larger log, the lines read near trigger words say which programs were at work."""
     catalog = catalog or get_catalog()
     head = stream.read(PASTE)
     if len(head) < PASTE:
@@ -79,7 +80,10 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
         engines = engines_in(whole)
         return group(found, catalog, all, mentions(lines, catalog, engines=engines), order, engines,
                      shown((whole, "\n".join(text for _, text in lines)), catalog), lines)
-    return group(scan(_Rejoined(head, stream)), catalog, all)
+    lines = []
+    found = scan(_Rejoined(head, stream), lines)
+    read = "\n".join(text for _, text in lines)
+    return group(found, catalog, all, engines=engines_in(read), programs=shown((read,), catalog), lines=lines)
 
 
 class _Rejoined:

@@ -17,13 +17,18 @@ TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ",
             "exitcode", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 BLOCK = 1 << 22
+KEPT = 20_000      # peeled lines kept for what they show (the programs at work), at most
 
 
-def scan(stream: IO[str]) -> list[TextException]:
-    """Parse a text stream block by block; lines far from any trigger are never split out."""
+def scan(stream: IO[str], kept: list[tuple[int, str]] | None = None) -> list[TextException]:
+    """Parse a text stream block by block; lines far from any trigger are never split out.
+    ``kept``: a list to receive the lines read, peeled (the first KEPT of them)."""
     parser = Parser()
+    parser.kept = kept
     number, carry, last = 0, "", ""     # last: the block's last line, the next block's first neighbour
     while True:
+        if kept is not None and len(kept) >= KEPT:
+            parser.kept = None
         block = stream.read(BLOCK)
         text = carry + block
         if not block:

@@ -87,3 +87,18 @@ def test_a_tensor_name_keyerror_is_sglangs_lookup_where_its_scheduler_is_shown()
     assert not [f.id for f in found(title) if f.id]
     assert "sglang/load-weights-unknown-tensor" not in [   # a key that names no tensor
         f.id for f in found("# [Bug] KeyError: 'qwen3'\n\n" + scheduler)]
+
+
+def test_a_large_log_shows_the_program_in_the_lines_read_near_its_errors():
+    """A log past the paste size is read near trigger words only; those lines still show whose
+    build failed (the logger's line just before the traceback, the JIT directory of ninja's step)."""
+    from enrich.logs.findings import PASTE
+
+    filler = "INFO 2025-03-05 10:12:43 served request in 0.12 s\n" * (PASTE // 48 + 1000)
+    assert len(filler) > PASTE
+    [finding] = found(filler + TORCH_BUILD)
+    assert finding.id == "flashinfer/jit-build-failed"
+    roots = found(filler + RELATIVE + filler)
+    assert [f.id for f in roots] == ["flashinfer/jit-build-failed"]
+    other = TORCH_BUILD.replace("flashinfer.jit", "exllama.build")
+    assert [f.id for f in found(filler + other)] == [None]
