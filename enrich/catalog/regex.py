@@ -58,20 +58,50 @@ def required_words(pattern: re.Pattern) -> set[str]:
     return {w for text in literal_runs(pattern) for w in _whole_words(text)}
 
 
-def top_alternatives(items) -> list | None:
-    """The alternatives (parsed item lists) of a parsed pattern that is one alternation at the
-    top (``A|B``, ``^(?:A|B)``); None for any other pattern."""
-    # an anchor before the alternation (re moves a \b every alternative starts with out in front
-    # of them) belongs to each alternative
-    lead = [item for item in items[:1] if item[0] is sre_parse.AT]
-    body = [item for item in items if item[0] is not sre_parse.AT]
-    if len(body) == 1 and body[0][0] is sre_parse.SUBPATTERN:
-        body = list(body[0][1][-1])
-        lead += [item for item in body[:1] if item[0] is sre_parse.AT]
-        body = [item for item in body if item[0] is not sre_parse.AT]
-    if len(body) == 1 and body[0][0] is sre_parse.BRANCH:
-        return [lead + list(branch) for branch in body[0][1][1]]
-    return None
+def syntax(pattern: str):
+    """(position, character, depth) of each top-level syntax character: escapes and character
+    classes skipped, depth counting open groups before the character."""
+    depth, i = 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            end = pattern.find("]", i + 2)
+            i = end + 1 if end > 0 else i + 1
+            continue
+        yield i, c, depth
+        depth += (c == "(") - (c == ")")
+        i += 1
+
+
+def branches(pattern: str) -> list[str]:
+    """The pattern as a list of alternatives when it is one alternation at the top (``A|B``,
+    ``^(?:A|B)``); else the pattern alone."""
+    body, anchor = (pattern[1:], "^") if pattern.startswith("^") else (pattern, "")
+    closing = next((i for i, c, depth in syntax(body) if c == ")" and depth == 1), -1)
+    if body.startswith("(?:") and closing == len(body) - 1:
+        body = body[3:-1]
+    cuts = [i for i, c, depth in syntax(body) if c == "|" and depth == 0]
+    if not cuts:
+        return [pattern]
+    bounds = [-1, *cuts, len(body)]
+    return [anchor + body[a + 1:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def top_alternatives(pattern: str) -> list | None:
+    """The alternatives (parsed item lists) of a pattern that is one alternation at the top;
+    None for any other pattern. Each is parsed alone: parsed whole, re moves what every
+    alternative starts with (the \\b, or the letters of "^Weights only...|^WeightsUnpickler...") out
+    in front of the alternation."""
+    parts = branches(pattern)
+    if len(parts) < 2:
+        return None
+    try:
+        return [list(sre_parse.parse(part)) for part in parts]
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def alternative_runs(pattern: re.Pattern) -> list[list[str]]:
@@ -80,8 +110,9 @@ def alternative_runs(pattern: re.Pattern) -> list[list[str]]:
     items = _parsed(pattern)
     if items is None:
         return [[]]
-    branches = top_alternatives(items)
-    return [literal_runs(pattern, branch) for branch in branches] if branches is not None else [literal_runs(pattern, items)]
+    alternatives = top_alternatives(pattern.pattern)
+    return ([literal_runs(pattern, branch) for branch in alternatives] if alternatives is not None
+            else [literal_runs(pattern, items)])
 
 
 def alternative_words(pattern: re.Pattern) -> list[set[str]]:

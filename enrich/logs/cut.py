@@ -10,53 +10,26 @@ from __future__ import annotations
 
 import re
 
+from enrich.catalog.regex import branches, syntax
+
 MIN_LITERAL = 12          # letters and digits of fixed text the matched prefix must demand
 MIN_LITERAL_BEFORE_WILDCARD = 40
 MIN_TEXT = 16
 CUT_MARK = re.compile(r"(?:\.{2,}|…)+$")
 BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\[\\([sSwWdD])\\(?!\1)[sSwWdD]\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
 _PREFIXES: dict[tuple[str, int], list[re.Pattern]] = {}
+LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
 ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
-
-
-def _syntax(pattern: str):
-    """(position, character, depth) of each top-level syntax character: escapes and character
-    classes skipped, depth counting open groups before the character."""
-    depth, i = 0, 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            end = pattern.find("]", i + 2)
-            i = end + 1 if end > 0 else i + 1
-            continue
-        yield i, c, depth
-        depth += (c == "(") - (c == ")")
-        i += 1
-
-
-def branches(pattern: str) -> list[str]:
-    """The pattern as a list of alternatives when it is one alternation at the top."""
-    body, anchor = (pattern[1:], "^") if pattern.startswith("^") else (pattern, "")
-    closing = next((i for i, c, depth in _syntax(body) if c == ")" and depth == 1), -1)
-    if body.startswith("(?:") and closing == len(body) - 1:
-        body = body[3:-1]
-    cuts = [i for i, c, depth in _syntax(body) if c == "|" and depth == 0]
-    if not cuts:
-        return [pattern]
-    bounds = [-1, *cuts, len(body)]
-    return [anchor + body[a + 1:b] for a, b in zip(bounds, bounds[1:])]
 
 
 def _open_groups(head: str) -> int:
     """Groups the prefix opened and has not closed: a cut inside an alternative of a group."""
-    return sum((c == "(") - (c == ")") for _, c, _ in _syntax(head))
+    return sum((c == "(") - (c == ")") for _, c, _ in syntax(head))
 
 
 def _literal_size(pattern: str) -> int:
-    return sum(c.isalnum() for c in ESCAPES_AND_SYNTAX.sub("", pattern))
+    """Letters and digits the pattern demands (a lookaround's text is not in the match)."""
+    return sum(c.isalnum() for c in ESCAPES_AND_SYNTAX.sub("", LOOKAROUND.sub("", pattern)))
 
 
 def prefixes(pattern: re.Pattern) -> list[re.Pattern]:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from itertools import islice
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_words, captured, literal_runs
-from enrich.logs.cut import branches, cut_match
+from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs
+from enrich.logs.cut import cut_match
 from enrich.logs.engines import only
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog

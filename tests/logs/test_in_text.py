@@ -85,6 +85,8 @@ def test_a_tensor_name_keyerror_is_sglangs_lookup_where_its_scheduler_is_shown()
     assert finding.id == "sglang/load-weights-unknown-tensor"
     assert finding.values["name"] == "model.layers.3.mlp.shared_experts.down_proj.weight_scale"
     assert not [f.id for f in found(title) if f.id]
+    expert = title.replace("model.layers.3.mlp.shared_experts.down_proj.weight_scale", "model.layers.15.mlp.experts.w2_weight")
+    assert [f.id for f in found(expert + scheduler) if f.id] == ["sglang/load-weights-unknown-tensor"]
     assert "sglang/load-weights-unknown-tensor" not in [   # a key that names no tensor
         f.id for f in found("# [Bug] KeyError: 'qwen3'\n\n" + scheduler)]
 

@@ -592,3 +592,20 @@ def test_a_glog_error_record_before_a_traceback_is_read_when_streaming():
     streamed = [(f.message, f.root_cause) for f in group(scan(io.StringIO(text)), get_catalog(), all=True)]
     assert streamed == [(f.message, f.root_cause) for f in read(text, all=True)]
     assert any(message.startswith("metadata:") for message, _ in streamed)
+
+
+def test_torchs_weights_only_message_cut_before_the_global_names_the_disallowed_global():
+    """torch words it "This file can still be loaded" only for a GLOBAL it does not allow; the other
+    refusals (a file that is no checkpoint) start "Weights only load failed. In PyTorch 2.6"."""
+    cut = ("_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two "
+           "options, do those steps only if you trust the source of the checkpoint. \n"
+           "\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from "
+           "`False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed,\n"
+           "\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the "
+           "following error message.\n\tWeightsUnpickler error")     # ByteDance-Seed/Chain-of-Action#9, cut here
+    assert [f.id for f in read(cut)] == ["torch/load-weights-only-global"]
+    other = ("_pickle.UnpicklingError: Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+             "weights_only argument in torch.load from False to True.\n"
+             "Please file an issue with the following so that we can make weights_only=True compatible with your use "
+             "case: WeightsUnpickler error: unsupported persistent id encountered\n")
+    assert not [f.id for f in read(other) if f.id]

@@ -88,7 +88,7 @@ def leading_fixed(pattern: str) -> list[int]:
         items = sre_parse.parse(pattern)
     except Exception:  # noqa: BLE001
         return [0]
-    branches = top_alternatives(items)      # each alternative of a top alternation is its own message
+    branches = top_alternatives(pattern)      # each alternative of a top alternation is its own message
     return [walk(branch)[0] for branch in branches] if branches is not None else [walk(items)[0]]
 
 
