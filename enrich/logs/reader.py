@@ -7,6 +7,7 @@ messages go on over the lines that follow them, hard-wrapped frame lines are joi
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -43,6 +44,7 @@ CARETS = frozenset("^~ ")
 REPORT_FIELD = re.compile(r"^- \*\*Exception (?P<field>Type|Message):\*\* ?(?P<value>.*)$")
 # Triton's CompilationError (alone, or quoted by inductor's error): the kernel's line and column
 COMPILED_AT = re.compile(r"(?:CompilationError: )?at \d+:\d+:\s*\n")
+BUILTIN_ERRORS = frozenset(name for name in dir(builtins) if name.endswith(("Error", "Exception")))
 HEADING = re.compile(r"^#{1,6} ")
 PROGRESS = re.compile(r"^\d{1,3}%\|")                              # tqdm's bar
 SEPARATOR_TAIL = re.compile(r"(?:\n[=\-_*~#]{3,})+$")                 # a ruler a paste put after the message
@@ -269,6 +271,9 @@ class Parser:
             if not stripped or text.startswith((" ", "\t")) or set(stripped) <= {"."} or set(stripped) <= CARETS:
                 return   # blank, indented, or "..." where someone cut frames out
             m = EXCEPTION.match(stripped)
+            if m and m["message"] is None and _cut_name(m["type"]):
+                self._close(s, partial=True)      # "ValueE": the paste stopped inside the exception's name
+                return
             if m and (m["message"] is not None or "." in m["type"] or m["type"][:1].isupper()):
                 s.current.type, s.current.inner = m["type"], m["inner"]
                 s.current.message = (m["message"] or "")[:MAX_MESSAGE]
@@ -432,6 +437,11 @@ def read_lines(lines: Iterable[str]) -> tuple[list[TextException], list[tuple[in
 
 def parse_text(text: str) -> list[TextException]:
     return parse_lines(text.splitlines())
+
+
+def _cut_name(name: str) -> bool:
+    """The start of a builtin exception's name, not a name: a line cut inside it."""
+    return name not in BUILTIN_ERRORS and any(error.startswith(name) for error in BUILTIN_ERRORS)
 
 
 def _unfinished(source: str) -> bool:

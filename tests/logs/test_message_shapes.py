@@ -609,3 +609,15 @@ def test_torchs_weights_only_message_cut_before_the_global_names_the_disallowed_
              "Please file an issue with the following so that we can make weights_only=True compatible with your use "
              "case: WeightsUnpickler error: unsupported persistent id encountered\n")
     assert not [f.id for f in read(other) if f.id]
+
+
+def test_a_paste_cut_inside_the_exceptions_name_is_cut_before_its_message():
+    """satojkovic/DeepLogo2#4 stops at "ValueE": the frames say which error it was."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.9/site-packages/torch/distributed/rendezvous.py", line 255, in _env_rendezvous_handler\n'
+            '    master_addr = _get_env_or_raise("MASTER_ADDR")\n'
+            '  File "/usr/lib/python3.9/site-packages/torch/distributed/rendezvous.py", line 232, in _get_env_or_raise\n'
+            "    raise _env_error(env_var)\nValueE")
+    [finding] = read(text)
+    assert finding.id == "torch/dist-env-missing" and finding.partial and finding.exception == ""
+    assert [f.id for f in read(text.replace("ValueE", "ValueError"))] == ["torch/dist-env-missing"]
