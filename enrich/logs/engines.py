@@ -1,7 +1,8 @@
 """Which program a pasted text comes from, by its paths and log lines. sglang raised copies of
 vLLM's messages for years (the model registry, the FP8 block checks): in a text that shows only
 sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round.
-ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own."""
+ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own,
+and llama.cpp's ggml reports CUDA and Metal failures in the words torch and MLX use."""
 
 from __future__ import annotations
 
@@ -22,9 +23,15 @@ MARKS = {
     # tinygrad, MLIR's GPU pipeline
     "compilers": re.compile(r"\bjaxlib\b|XlaRuntimeError|\btensorflow/(?:stream_executor|compiler)\b|\btinygrad\b|/tinycuda_"
                             r"|MlirCompilerError|gpu-lower-to-nvvm"),
+    "torch": re.compile(r"(?i)torch"),
+    "mlx": re.compile(r"(?i)\bmlx"),
+    # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
+    "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
 }
+MARKS["mlx-lm"] = MARKS["mlx"]
 # a program whose entries a text of its rival's, not showing the program itself, does not get
-RIVALS = {"sglang": {"vllm"}, "vllm": {"sglang"}, "triton": {"compilers"}}
+RIVALS = {"sglang": {"vllm"}, "vllm": {"sglang"}, "triton": {"compilers"},
+          "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
 
 
 def engines_in(text: str) -> frozenset[str]:

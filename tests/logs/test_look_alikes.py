@@ -320,3 +320,13 @@ def test_a_bare_divisibility_assert_is_vllms_in_a_text_that_shows_only_vllm():
     assert ids(quote + worker)[0] == "vllm/not-divisible"
     sglang = "[2025-08-31 04:18:45 TP2] Scheduler hit an exception: Traceback (most recent call last):\n"
     assert "vllm/not-divisible" not in ids(quote + worker + sglang)     # two engines shown: neither is sure
+
+
+def test_llama_cpps_own_cuda_check_is_not_torchs():
+    """ggml checks its CUDA calls and prints CUDA's words; torch's explanation and fixes are not for it."""
+    ggml = "CUDA error 700 at ggml-cuda.cu:6963: an illegal memory access was encountered\n"
+    assert ids(ggml) == []
+    torch = "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert ids(torch) == ["torch/cuda-illegal-address"]
+    assert ids(torch + '  File "/usr/lib/python3/site-packages/torch/cuda/__init__.py", line 9\n' + ggml)[0] == \
+        "torch/cuda-illegal-address"      # both shown: the words are read as before
