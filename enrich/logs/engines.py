@@ -28,7 +28,8 @@ MARKS = {
     # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
 }
-MARKS["mlx-lm"] = MARKS["mlx"]
+# mlx-lm's entries go with MLX's marks (engines_in names both from one search)
+ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get
 RIVALS = {"sglang": {"vllm"}, "vllm": {"sglang"}, "triton": {"compilers"},
           "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
@@ -36,7 +37,8 @@ RIVALS = {"sglang": {"vllm"}, "vllm": {"sglang"}, "triton": {"compilers"},
 
 def engines_in(text: str) -> frozenset[str]:
     """The programs whose marks the text shows."""
-    return frozenset(name for name, mark in MARKS.items() if mark.search(text))
+    shown = {name for name, mark in MARKS.items() if mark.search(text)}
+    return frozenset(shown | {ALIASES[name] for name in shown & ALIASES.keys()})
 
 
 def other_engines(entry_id: str, shown: frozenset[str]) -> bool:

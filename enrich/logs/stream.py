@@ -27,7 +27,7 @@ def scan(stream: IO[str], kept: list[tuple[int, str]] | None = None) -> list[Tex
     parser.kept = kept
     number, carry, last = 0, "", ""     # last: the block's last line, the next block's first neighbour
     while True:
-        if kept is not None and len(kept) >= KEPT:
+        if kept is not None and len(kept) >= KEPT:    # checked per block; the overshoot is dropped below
             parser.kept = None
         block = stream.read(BLOCK)
         text = carry + block
@@ -41,6 +41,8 @@ def scan(stream: IO[str], kept: list[tuple[int, str]] | None = None) -> list[Tex
             continue
         number = _feed_block(parser, text[:cut], number, before=last)
         carry, last = text[cut:], text[text.rfind("\n", 0, cut - 1) + 1:cut]
+    if kept is not None:
+        del kept[KEPT:]
     return parser.finish()
 
 

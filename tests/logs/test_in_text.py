@@ -104,3 +104,16 @@ def test_a_large_log_shows_the_program_in_the_lines_read_near_its_errors():
     assert [f.id for f in roots] == ["flashinfer/jit-build-failed"]
     other = TORCH_BUILD.replace("flashinfer.jit", "exllama.build")
     assert [f.id for f in found(filler + other)] == [None]
+
+
+def test_a_large_log_keeps_the_first_lines_read_only():
+    """The lines kept for what they show are bounded, and they are the first ones read."""
+    from enrich.logs.stream import BLOCK, KEPT, scan
+
+    line = "ERROR 2025-03-05 10:12:43 request {:06d} failed\n"
+    lines = KEPT + BLOCK // len(line) + 10      # past the bound by more than one block
+    kept: list[tuple[int, str]] = []
+    scan(io.StringIO("".join(line.format(n) for n in range(lines))), kept)
+    assert len(kept) == KEPT
+    assert kept[0] == (1, "request 000000 failed")
+    assert kept[-1] == (KEPT, f"request {KEPT - 1:06d} failed")
