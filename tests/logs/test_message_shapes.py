@@ -544,6 +544,24 @@ def test_tritons_compilation_error_without_frames_in_a_text_that_shows_a_kernel(
            "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")\n")
     assert [f.id for f in read(fp8)] == ["triton/fp8e4nv-unsupported"]
 
+
+@pytest.mark.parametrize("error", [
+    "ValueError: arange's range must be a power of 2",
+    'ValueError("arange\'s end argument must be greater than the start argument")',
+    "AssertionError('Both operands must be same type. First operand (bf16) and second operand (uint8)')",
+    "AssertionError: Both operands must be same dtype. Got fp16 and fp32",
+    "TypeError('unexpected type fp32')",
+    "ValueError: Cannot broadcast, rank mismatch: ['32'], ['32', '64']",
+    "AttributeError: 'tuple_type' object has no attribute 'is_ptr'",
+    "UnsupportedLanguageConstruct: unsupported AST node type: Lambda",
+])
+def test_tritons_front_end_checks_without_frames_in_a_text_that_shows_a_kernel(error):
+    """The front end's own checks (triton/language, the code generator), printed without frames, are a
+    kernel failing to compile where the text shows one; elsewhere the words could be anyone's."""
+    kernel = "    offs = tl.arange(0, BLOCK)\n    x = tl.load(X + offs, mask=offs < n)\n"
+    assert [f.id for f in read(kernel + error + "\n")] == ["triton/compilation-error"]
+    assert "triton/compilation-error" not in [f.id for f in read(error + "\n")]
+
 def test_comfyuis_error_report_reads_as_its_exception():
     """ComfyUI's report gives the type and the message as markdown bullets, then its stack trace."""
     text = ("# ComfyUI Error Report\n## Error Details\n- **Node ID:** 9\n- **Node Type:** FluxTrainModelSelect\n"
