@@ -3,6 +3,7 @@
 peel, paste   the wrappers collectors and pastes put around lines, peeled; paste damage undone
 reader        tracebacks, error lines and notes out of the peeled lines, per process
 native        failures native code prints (C++ aborts, c10d, NCCL, Metal)
+shell         a shell's report of a child a signal killed ("Segmentation fault (core dumped)")
 stream        a large log read in blocks, only near trigger words
 identify, cut the catalog entry of what was read, also from a cut message or from frames
 mentions      catalog messages quoted anywhere in a paste (titles, prose, backticks)

@@ -20,6 +20,7 @@ from enrich.logs.mentions import Mention, mentions
 from enrich.logs.peel import unsplit
 from enrich.match import Match, signalled
 from enrich.logs.reader import TextException, read_lines, to_facts
+from enrich.logs.shell import killed_by
 from enrich.logs.stream import scan
 from enrich.redact import redact_text
 
@@ -136,6 +137,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     if programs:
         quoted = sorted([*quoted, *in_text_mentions(lines, programs)], key=lambda m: (order or {}).get(m.line, m.line))
     items += _mentioned(quoted, catalog, items, order or {})
+    items += _shell_reports(lines, items, catalog)
     _disown(items, found, catalog)
     for f in items:
         if f.id and other_engines(f.id, engines):     # sglang's copy of a vLLM message, or the reverse
@@ -260,6 +262,24 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         for f in completes:
             f.root_cause = False
     return list(out.values())
+
+
+def _shell_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
+    """The shell's report of the signal that killed the process, where the text shows no other
+    error before it and none an entry explains: an uncaught C++ exception ends in SIGABRT, Swift's
+    fatalError in SIGILL, and that error is the one to explain; the report adds nothing."""
+    out = []
+    for number, line in lines:
+        sig = killed_by(line)
+        died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else None
+        if died is None:
+            continue
+        if any(f.line < number or (f.id and not f.wrapper) for f in items):
+            continue
+        finding = Finding(exception="", message=redact_text(line.strip()), line=number, kind="log")
+        _explain(finding, died.entry, died.groups, line)
+        out.append(finding)
+    return out
 
 
 def _printed_whole(mention: Mention, items: list[Finding]) -> bool:

@@ -554,6 +554,8 @@ def test_tritons_compilation_error_without_frames_in_a_text_that_shows_a_kernel(
     "ValueError: Cannot broadcast, rank mismatch: ['32'], ['32', '64']",
     "AttributeError: 'tuple_type' object has no attribute 'is_ptr'",
     "UnsupportedLanguageConstruct: unsupported AST node type: Lambda",
+    "future: <Task finished name='Task-5' coro=<RouterManager.loop_for_fwd() done> "
+    "exception=CompilationError('at 38:4:\\ndef _rotary_kernel(\\n    Q, Cos, Sin,')",   # asyncio's repr
 ])
 def test_tritons_front_end_checks_without_frames_in_a_text_that_shows_a_kernel(error):
     """The front end's own checks (triton/language, the code generator), printed without frames, are a

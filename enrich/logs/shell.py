@@ -1,0 +1,30 @@
+"""The shell's report of a child a signal killed: bash's "Segmentation fault (core dumped)" or
+"bash: line 1: 4242 Illegal instruction     python serve.py", dash's bare "Aborted", zsh's
+"zsh: illegal hardware instruction", macOS's "Abort trap: 6". The process died of that signal; nothing printed before it said why,
+or that is the error (a Swift fatalError ends in SIGILL, an uncaught C++ exception in SIGABRT)."""
+
+from __future__ import annotations
+
+import re
+import signal
+
+# bash's words are strsignal's; macOS's shell adds the signal's number there, zsh its own words
+SIGNALS = {"segmentation fault": signal.SIGSEGV, "illegal instruction": signal.SIGILL,
+           "illegal hardware instruction": signal.SIGILL, "bus error": signal.SIGBUS,
+           "aborted": signal.SIGABRT, "abort trap": signal.SIGABRT, "abort": signal.SIGABRT}
+REPORT = re.compile(
+    r"(?i:(?:^|(?<=[\s`'\"*(:]))(?P<core>segmentation fault|illegal instruction|bus error|aborted) +\(core dumped\))"
+    r"|(?:^|(?<=[\s`'\"*(]))(?P<mac>Segmentation fault|Illegal instruction|Bus error|Abort trap): \d{1,2}\b"
+    r"|(?:^|(?<=[\s`'\"*(]))zsh: (?P<zsh>segmentation fault|illegal hardware instruction|bus error|abort)\b"
+    r"|^\S.*: line \d+: +\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted)\b"   # bash: job, pid
+    r"|^(?P<bare>Segmentation fault|Illegal instruction|Bus error|Aborted)\s*$")                       # dash, sh
+
+
+def killed_by(line: str) -> signal.Signals | None:
+    """The signal a shell's report in the line names."""
+    if "ault" not in line and "nstruction" not in line and "rror" not in line and "bort" not in line:
+        return None
+    m = REPORT.search(line)
+    if m is None:
+        return None
+    return SIGNALS[next(words for words in m.groups() if words).lower()]

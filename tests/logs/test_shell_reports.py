@@ -1,0 +1,69 @@
+"""The shell's report of a child a signal killed, read by enrich explain: real bash and dash
+children killed by real signals, and the wordings of shells this machine lacks (zsh, macOS)."""
+
+import io
+import shutil
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from enrich.logs import findings
+
+ENTRIES = {signal.SIGSEGV: "process/segfault", signal.SIGILL: "process/illegal-instruction",
+           signal.SIGBUS: "process/bus-error", signal.SIGABRT: "process/native-abort"}
+
+
+def ids(text: str) -> list:
+    return [f.id for f in findings(io.StringIO(text))]
+
+
+def shell_output(shell: str, sig: signal.Signals) -> str:
+    """What the shell writes when its child dies of ``sig`` (a command after it, so the shell
+    waits for the child instead of exec'ing it)."""
+    child = f"{sys.executable} -c 'import os, signal; os.kill(os.getpid(), signal.{sig.name})'"
+    done = subprocess.run([shell, "-c", f"{child}; true"], capture_output=True, text=True, timeout=60)
+    return done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+@pytest.mark.parametrize("sig", list(ENTRIES), ids=lambda s: s.name)
+def test_a_real_shells_report_of_a_signal_names_the_signals_entry(shell, sig):
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    output = shell_output(shell, sig)
+    assert output.strip(), "the shell reported nothing"
+    assert ids(output) == [ENTRIES[sig]], output
+
+
+@pytest.mark.parametrize("line, entry", [
+    ("Illegal instruction (core dumped)", "process/illegal-instruction"),
+    ("segmentation fault (core dumped) when I import vllm", "process/segfault"),
+    ("zsh: illegal hardware instruction  python -c 'import mlx.core'", "process/illegal-instruction"),
+    ("zsh: segmentation fault  python serve.py", "process/segfault"),
+    ("Abort trap: 6", "process/native-abort"),
+    ("Bus error: 10", "process/bus-error"),
+    ("./run.sh: line 3:  4242 Bus error               (core dumped) python x.py", "process/bus-error"),
+])
+def test_other_shells_wordings(line, entry):
+    assert ids(">>> model = load(path)\n" + line + "\n") == [entry]
+
+
+def test_the_report_adds_nothing_to_an_error_printed_before_it():
+    """An uncaught C++ exception ends in SIGABRT, Swift's fatalError in SIGILL: the error printed
+    first is the one to explain, known or not."""
+    abort = "terminate called after throwing an instance of 'std::runtime_error'\n  what():  tile scheduler ran out\n"
+    assert ids(abort + "Aborted (core dumped)\n") == [None]
+    swift = 'Fatal error: MetalExecutionError: Error Domain=MTLCommandBufferErrorDomain Code=8\nIllegal instruction: 4\n'
+    assert "process/illegal-instruction" not in ids(swift)
+    metal = ("zsh: abort      mlx_lm.generate --model m\n"
+             "libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer "
+             "execution failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n")
+    assert ids(metal) == ["mlx/metal-command-buffer-oom"]
+
+
+@pytest.mark.parametrize("text", ["Aborted!\n", "Segmentation faults are rare here\n", "Killed\n",
+                                  "the request was Aborted\n", "Bus error handling improved in 2.1\n"])
+def test_words_that_are_no_report(text):
+    assert [i for i in ids(text) if i] == []
