@@ -2,7 +2,8 @@
 vLLM's messages for years (the model registry, the FP8 block checks): in a text that shows only
 sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round.
 ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own,
-and llama.cpp's ggml reports CUDA and Metal failures in the words torch and MLX use."""
+nvcc and ninja under FlashInfer's JIT as under sglang's, and llama.cpp's ggml reports CUDA and
+Metal failures in the words torch and MLX use."""
 
 from __future__ import annotations
 
@@ -25,13 +26,17 @@ MARKS = {
                             r"|MlirCompilerError|gpu-lower-to-nvvm"),
     "torch": re.compile(r"(?i)torch"),
     "mlx": re.compile(r"(?i)\bmlx"),
+    # FlashInfer's JIT at work (its logger, its cache and source directories), and sglang's own JIT
+    # kernels (sglang/jit_kernel, since 0.5.9), which nvcc and ninja fail in the same words
+    "flashinfer": re.compile(r"\bflashinfer\.jit\b|[\\/]\.cache[\\/]flashinfer[\\/]|(?<![\w-])flashinfer[\\/](?:data|jit)[\\/]"),
+    "sglang-jit": re.compile(r"\bsglang[\\/.]jit_kernel\b"),
     # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
 }
 # mlx-lm's entries go with MLX's marks (engines_in names both from one search)
 ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get
-RIVALS = {"sglang": {"vllm"}, "vllm": {"sglang"}, "triton": {"compilers"},
+RIVALS = {"sglang": {"vllm"}, "vllm": {"sglang"}, "triton": {"compilers"}, "flashinfer": {"sglang-jit"},
           "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
 
 

@@ -117,3 +117,26 @@ def test_a_large_log_keeps_the_first_lines_read_only():
     assert len(kept) == KEPT
     assert kept[0] == (1, "request 000000 failed")
     assert kept[-1] == (KEPT, f"request {KEPT - 1:06d} failed")
+
+
+def test_a_text_that_says_whose_build_failed_in_prose():
+    """The poster names FlashInfer; the compiler's and ninja's lines are its JIT build failing."""
+    text = ("SGLang on 2x T4: FlashInfer is compiling a CUDA kernel at the first request and fails:\n"
+            "/usr/bin/ld: cannot find -lcuda: No such file or directory\n"
+            "collect2: error: ld returned 1 exit status\n"
+            "ninja: build stopped: subcommand failed.\n")
+    assert [f.id for f in found(text)] == ["flashinfer/jit-build-failed"]
+    listed = text.replace("FlashInfer is compiling a CUDA kernel", "flashinfer-python 0.2.5 installed; the build")
+    assert not any(f.id for f in found(listed))       # a package list's name and version say nothing
+
+
+def test_sglangs_own_jit_kernels_fail_in_the_same_words():
+    """sglang 0.5.9 builds its own kernels (sglang/jit_kernel) with nvcc: a text that shows those and
+    not FlashInfer's JIT is not FlashInfer's build, though it names flashinfer-jit-cache."""
+    text = ("SGLang 0.5.8 used pre-compiled kernels from flashinfer-jit-cache; 0.5.9 builds its RoPE kernels\n"
+            "in sglang/jit_kernel/rope.py through tvm_ffi at CUDA graph capture:\n"
+            "RuntimeError: ninja exited with status 127\n"
+            "/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found\n")
+    assert not any(f.id for f in found(text))
+    ours = text + "INFO flashinfer.jit: Loading JIT ops: sampling\n"     # FlashInfer's JIT at work too
+    assert "flashinfer/jit-build-failed" in [f.id for f in found(ours)]
