@@ -330,3 +330,13 @@ def test_llama_cpps_own_cuda_check_is_not_torchs():
     assert ids(torch) == ["torch/cuda-illegal-address"]
     assert ids(torch + '  File "/usr/lib/python3/site-packages/torch/cuda/__init__.py", line 9\n' + ggml)[0] == \
         "torch/cuda-illegal-address"      # both shown: the words are read as before
+
+
+def test_cpythons_bootstrapping_error_is_vllms_case_only_in_a_text_that_names_vllm():
+    """Any script that spawns at import time gets CPython's words; vllm/spawn-main-guard explains
+    a script that builds vLLM's engine at module level."""
+    error = ("RuntimeError: \n        An attempt has been made to start a new process before the\n"
+             "        current process has finished its bootstrapping phase.\n")
+    assert ids("from vllm import LLM\nllm = LLM('Qwen/Qwen3-0.6B')\n" + error) == ["vllm/spawn-main-guard"]
+    assert ids("# vllm encounter freeze_support() problem\n\n" + error) == ["vllm/spawn-main-guard"]
+    assert ids("python train.py --world_size 2 --model_name meta-llama/Llama-2-7b-hf\n" + error) == []
