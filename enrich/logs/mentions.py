@@ -25,7 +25,9 @@ TYPE_LEAD = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
 SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and escapes are not words
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
-TITLE_STARTS = re.compile(r"\] +|: +")
+# where a title's quote may start: after a tag or a colon, or where CJK prose gives way to the
+# message ("load模型之后报错No available memory for the cache blocks")
+TITLE_STARTS = re.compile(r"\] +|: +|(?<=[\u3000-\u9fff\uff00-\uffef])(?=[A-Za-z])")
 CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 MAX_LINE = 2000
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on

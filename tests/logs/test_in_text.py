@@ -140,3 +140,23 @@ def test_sglangs_own_jit_kernels_fail_in_the_same_words():
     assert not any(f.id for f in found(text))
     ours = text + "INFO flashinfer.jit: Loading JIT ops: sampling\n"     # FlashInfer's JIT at work too
     assert "flashinfer/jit-build-failed" in [f.id for f in found(ours)]
+
+
+def test_nvccs_count_of_errors_in_a_text_that_names_flashinfer():
+    line = ('1 error detected in the compilation of "/home/u/.cache/flashinfer/90/generated/'
+            'batch_mla_attention_dtype_q_bf16_sm90/batch_mla_sm90_plan.cu".\n')
+    assert [f.id for f in found(line)] == ["flashinfer/jit-build-failed"]
+    other = line.replace(".cache/flashinfer/90/generated", "src/exllamav2/ext_c")
+    assert not any(f.id for f in found(other))
+
+
+def test_a_tensors_keyerror_in_a_text_that_names_sglang():
+    """The same lookup raised by vLLM's load_weights is not sglang's; a package list naming sglang
+    says nothing of who raised it."""
+    error = "KeyError: 'model.layers.8.self_attn.kv_a_proj_with_mqa.weight'\n"
+    said = "With sglang the AWQ checkpoint now fails with\n"
+    assert [f.id for f in found(said + error)] == ["sglang/load-weights-unknown-tensor"]
+    assert not any(f.id for f in found("sglang 0.4.1\ntorch 2.5.1\n" + error))
+    vllm = ('  File "/usr/lib/python3/site-packages/vllm/model_executor/models/qwen2.py", line 416, in load_weights\n'
+            "    param = params_dict[name]\n")
+    assert not any(f.id for f in found(said + "Traceback (most recent call last):\n" + vllm + error))

@@ -641,3 +641,44 @@ def test_a_paste_cut_inside_the_exceptions_name_is_cut_before_its_message():
     [finding] = read(text)
     assert finding.id == "torch/dist-env-missing" and finding.partial and finding.exception == ""
     assert [f.id for f in read(text.replace("ValueE", "ValueError"))] == ["torch/dist-env-missing"]
+
+
+def test_a_kernel_assertion_built_on_windows():
+    """torch's Windows wheels print the kernel's source path with backslashes."""
+    line = ("C:\\actions-runner\\_work\\pytorch\\pytorch\\builder\\windows\\pytorch\\aten\\src\\ATen\\native\\cuda\\"
+            "IndexKernel.cu:92: block: [2789,0,0], thread: [125,0,0] Assertion `index >= -sizes[i] && "
+            "index < sizes[i] && \"index out of bounds\"` failed.\n")
+    [finding] = read(line * 3)
+    assert finding.id == "torch/cuda-device-assert" and finding.values["kernel_file"] == "IndexKernel.cu"
+
+
+def test_huggingface_hubs_own_repository_not_found():
+    """huggingface_hub's RepositoryNotFoundError, as ComfyUI reports it: a repo the Hub does not
+    serve to this client."""
+    text = ("- **Exception Type:** huggingface_hub.errors.RepositoryNotFoundError\n"
+            "- **Exception Message:** 401 Client Error. (Request ID: Root=1-69858bdc-5f152227)\n\n"
+            "Repository Not Found for url: https://huggingface.co/depth-anything/Depth-Anything-V2-Giant/resolve/main/"
+            "depth_anything_v2_vitg.pth.\nPlease make sure you specified the correct `repo_id` and `repo_type`.\n")
+    assert [f.id for f in read(text)] == ["transformers/repo-not-found"]
+
+
+def test_the_hubs_offline_hint_names_transformers_docs():
+    """The second sentence of transformers' couldn't-connect error is its own where it links
+    transformers' offline docs; diffusers says the same of its own after any download failure."""
+    title = ("# Checkout your internet connection or see how to run the library in offline mode at "
+             "'https://huggingface.co/docs/{}/installation#offline-mode'.\n")
+    assert [f.id for f in read(title.format("transformers"))] == ["transformers/hub-unreachable"]
+    assert not any(f.id for f in read(title.format("diffusers")))
+
+
+def test_a_title_quote_where_cjk_prose_gives_way_to_the_message():
+    title = "# A100 vllm部署Qwen2.5-VL-3B-Instruct，load模型之后报错No available memory for the cache blocks\n"
+    assert [f.id for f in read(title)] == ["vllm/no-kv-cache-memory"]
+    assert [f.id for f in read("# OpenRLHF: model's max seq len (8192) is larger than the maximum number of "
+                               "tokens that can be stored in KV cache (6048).\n")] == ["vllm/kv-cache-max-seq-len-v0"]
+
+
+def test_tritons_error_classes_named_with_their_module():
+    text = ("triton.compiler.errors.UnsupportedLanguageConstruct: \n"
+            "Boolean value of Tensor with more than one value is ambiguous\nat line: if zero_bit_offset <= 29:\n")
+    assert [f.id for f in read(text)] == ["triton/compilation-error"]
