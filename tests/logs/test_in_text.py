@@ -2,6 +2,9 @@
 ``match.in_text``): FlashInfer's JIT build failing in nvcc's, ninja's or torch's words."""
 
 import io
+import re
+
+import pytest
 
 from enrich.logs import findings
 
@@ -160,3 +163,16 @@ def test_a_tensors_keyerror_in_a_text_that_names_sglang():
     vllm = ('  File "/usr/lib/python3/site-packages/vllm/model_executor/models/qwen2.py", line 416, in load_weights\n'
             "    param = params_dict[name]\n")
     assert not any(f.id for f in found(said + "Traceback (most recent call last):\n" + vllm + error))
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("when I run sglang with flashinfer there is an error: CUDA_HOME environment variable is not set\n",
+     "flashinfer/nvcc-not-found"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'nvcc' while FlashInfer builds sampling\n",
+     "flashinfer/nvcc-not-found"),
+    ("FlashInfer JIT compilation of cached_ops/sampling fails: CUDA compiler and toolkit headers are incompatible\n",
+     "flashinfer/jit-build-failed"),
+])
+def test_torchs_and_ccccls_words_in_a_text_that_names_flashinfer(text, entry):
+    assert [f.id for f in found(text)] == [entry]
+    assert not any(f.id for f in found(re.sub("(?i)flashinfer", "apex", text)))

@@ -340,3 +340,12 @@ def test_cpythons_bootstrapping_error_is_vllms_case_only_in_a_text_that_names_vl
     assert ids("from vllm import LLM\nllm = LLM('Qwen/Qwen3-0.6B')\n" + error) == ["vllm/spawn-main-guard"]
     assert ids("# vllm encounter freeze_support() problem\n\n" + error) == ["vllm/spawn-main-guard"]
     assert ids("python train.py --world_size 2 --model_name meta-llama/Llama-2-7b-hf\n" + error) == []
+
+
+def test_mlx_vlms_model_type_message_names_its_own_module():
+    """mlx-vlm appends the ImportError to its copy of mlx-lm's message: its module path says whose
+    lookup failed."""
+    vlm = ("ValueError: Model type prism_hadamard_qwen35 not supported. Error: No module named "
+           "'mlx_vlm.speculative.drafters.prism_hadamard_qwen35'\n")
+    assert ids(vlm) == []
+    assert ids("ValueError: Model type prism_hadamard_qwen35 not supported.\n") == ["mlx-lm/model-type-unsupported"]

@@ -682,3 +682,15 @@ def test_tritons_error_classes_named_with_their_module():
     text = ("triton.compiler.errors.UnsupportedLanguageConstruct: \n"
             "Boolean value of Tensor with more than one value is ambiguous\nat line: if zero_bit_offset <= 29:\n")
     assert [f.id for f in read(text)] == ["triton/compilation-error"]
+
+
+def test_torchs_nccl_error_with_its_path_elided_by_the_poster():
+    line = "RuntimeError: NCCL error in: ... /torch/lib/c10d/ProcessGroupNCCL.cpp:290, unhandled system error\n"
+    assert [f.id for f in read(line)] == ["torch/nccl-system-error"]
+
+
+@pytest.mark.parametrize("words", ['Failed: keyNotFound(base: "Linear", key: "weight")',
+                                   '"Key weight not found in Linear"'])
+def test_mlx_swifts_missing_parameter(words):
+    """MLX Swift's strict update (verify: .all) names the missing key and the module that lacks it."""
+    assert [f.id for f in read(f"Loading Qwen 2.5 with mlx-swift 0.21.3 fails: {words}\n")] == ["mlx/load-weights-missing"]
