@@ -1,7 +1,8 @@
 """The shell's report of a child a signal killed: bash's "Segmentation fault (core dumped)" or
 "bash: line 1: 4242 Illegal instruction     python serve.py", dash's bare "Aborted", zsh's
-"zsh: illegal hardware instruction", macOS's "Abort trap: 6". The process died of that signal; nothing printed before it said why,
-or that is the error (a Swift fatalError ends in SIGILL, an uncaught C++ exception in SIGABRT)."""
+"zsh: illegal hardware instruction", macOS's "Abort trap: 6". The process died of that signal:
+nothing printed before it said why, or what was printed is the error (a Swift fatalError ends in
+SIGILL, an uncaught C++ exception in SIGABRT)."""
 
 from __future__ import annotations
 
