@@ -83,14 +83,17 @@ def _class_rank(entry: Entry, facts: Facts) -> int | None:
 
 def _site_frame(entry: Entry, facts: Facts) -> tuple[int, Frame] | None:
     for depth, frame in enumerate(facts.frames[:SITE_DEPTH]):
-        site = frame.site
-        if frame.textual:   # a printed frame names the function only: compare the last part
-            module, _, function = site.partition(":")
-            if any(_text_site_matches(pattern, module, function) for pattern in entry.sites):
-                return depth, frame
-        elif any(_site_matches(pattern, site) for pattern in entry.sites):
+        if sites_at(entry, frame):
             return depth, frame
     return None
+
+
+def sites_at(entry: Entry, frame: Frame) -> list[str]:
+    """The entry's site patterns the frame matches."""
+    if frame.textual:   # a printed frame names the function only: compare the last part
+        module, _, function = frame.site.partition(":")
+        return [pattern for pattern in entry.sites if _text_site_matches(pattern, module, function)]
+    return [pattern for pattern in entry.sites if _site_matches(pattern, frame.site)]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -310,10 +310,12 @@ def _complete_cut(items: list[Finding], catalog: Catalog) -> None:
 
 def _completed_by(entry, items: list[Finding], catalog: Catalog) -> list[Finding]:
     """Exceptions known only by their class and site (an entry with no message: the message was
-    cut before its cause), of a class the quoted entry names: the quote says what the cut
-    message would have."""
+    cut before its cause), of a class the quoted entry names, or cut before their class in the
+    same program's code: the quote says what the cut message would have."""
     return [f for f in items if f.id and f.id != entry.id and f.partial and f.kind == "exception"
-            and catalog.entries[f.id].message is None and f.exception.rsplit(".", 1)[-1] in entry.exceptions]
+            and catalog.entries[f.id].message is None
+            and (f.exception.rsplit(".", 1)[-1] in entry.exceptions
+                 or not f.exception and f.id.split("/", 1)[0] == entry.id.split("/", 1)[0])]
 
 
 def _fold(items: list[Finding]) -> None:

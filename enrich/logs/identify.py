@@ -18,7 +18,7 @@ from enrich.facts import Facts
 from enrich.logs.cut import cut_match, prefixes
 from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
-from enrich.match import Match, _site_frame, best_match
+from enrich.match import Match, _site_frame, best_match, sites_at
 
 LEADING_SPACES = re.compile(r"^(?: {2,8}|\t)", re.M)
 ACTOR_TAG = re.compile(r"^\[[\w.]+=[^\[\]=]*(?:, [\w.]+=[^\[\]=]*)*\] ")   # xoscar's "[address=..., pid=...] "
@@ -225,7 +225,8 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         if stub:      # which of the site's messages it began to print says which entry
             evidence = depth == 0 and entry.message is not None and _starts(entry.message, stub)
         else:
-            evidence = bool(entry.source and source and entry.source.search(source)) or _raises(entry, source)
+            evidence = (bool(entry.source and source and entry.source.search(source)) or _raises(entry, source)
+                        or depth == 0 and _raises_anything_there(entry, frame))
             if not evidence and depth == 0 and _raised_class(source) in entry.exceptions:
                 by_class.append((entry, frame))
         if evidence:
@@ -241,6 +242,13 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         return None       # the letters fit more than one of the site's messages
     entry, frame = nearest[0]
     return Identified(Match(entry, {}, frame, ()), facts, True)
+
+
+def _raises_anything_there(entry, frame) -> bool:
+    """The entry says that whatever is raised in this code is its error: no message or raise line
+    of its own, a site with a wildcard (Triton's front end turns every error while it builds a
+    kernel's IR into a CompilationError)."""
+    return entry.message is None and not entry.source and any("*" in site for site in sites_at(entry, frame))
 
 
 def _starts(pattern: re.Pattern, text: str) -> bool:

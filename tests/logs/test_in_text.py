@@ -176,3 +176,11 @@ def test_a_tensors_keyerror_in_a_text_that_names_sglang():
 def test_torchs_and_ccccls_words_in_a_text_that_names_flashinfer(text, entry):
     assert [f.id for f in found(text)] == [entry]
     assert not any(f.id for f in found(re.sub("(?i)flashinfer", "apex", text)))
+
+
+def test_flashinfers_ninja_call_with_its_build_directory():
+    """FlashInfer's own run_ninja (0.4 on) passes the JIT directory; the paste may stop inside it."""
+    text = ("[2025-08-26 10:10:16] Scheduler hit an exception: Traceback (most recent call last):\n"
+            "subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/home/u/.cache/flashinfer/89/cached_ops', "
+            "'-f', '/home/u/.cache/flash\n")
+    assert [f.id for f in found(text)] == ["flashinfer/jit-build-failed"]

@@ -4,6 +4,8 @@ that ended, full-width punctuation, a launcher's summary of a signal."""
 
 import io
 
+import pytest
+
 from enrich.logs import findings
 
 
@@ -349,3 +351,12 @@ def test_mlx_vlms_model_type_message_names_its_own_module():
            "'mlx_vlm.speculative.drafters.prism_hadamard_qwen35'\n")
     assert ids(vlm) == []
     assert ids("ValueError: Model type prism_hadamard_qwen35 not supported.\n") == ["mlx-lm/model-type-unsupported"]
+
+
+@pytest.mark.parametrize("cls", ["ChatGLMTokenizer", "QWenTokenizer", "BaichuanTokenizer", "InternLM2Tokenizer"])
+def test_a_remote_code_repositorys_tokenizer_class_is_no_missing_release(cls):
+    """Those classes live in the model repository's own code, in no transformers release: an
+    upgrade does not bring them (trust_remote_code does)."""
+    assert ids(f"ValueError: Tokenizer class {cls} does not exist or is not currently imported.\n") == []
+    assert ids("ValueError: Tokenizer class Qwen2Tokenizer does not exist or is not currently imported.\n") == \
+        ["transformers/tokenizer-class-unknown"]

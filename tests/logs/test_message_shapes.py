@@ -694,3 +694,44 @@ def test_torchs_nccl_error_with_its_path_elided_by_the_poster():
 def test_mlx_swifts_missing_parameter(words):
     """MLX Swift's strict update (verify: .all) names the missing key and the module that lacks it."""
     assert [f.id for f in read(f"Loading Qwen 2.5 with mlx-swift 0.21.3 fails: {words}\n")] == ["mlx/load-weights-missing"]
+
+
+TRITON_FRONT_END = """Traceback (most recent call last):
+  File "/opt/conda/lib/python3.10/site-packages/triton/compiler/code_generator.py", line 1124, in visit_Assign
+    values = self.visit(node.value)
+  File "/opt/conda/lib/python3.10/site-packages/triton/compiler/code_generator.py", line 1204, in visit
+    ret = super().visit(node)
+  File "/opt/conda/lib/python3.10/site-packages/triton/compiler/code_generator.py", line 1371, in visit_Call
+"""
+
+
+def test_a_traceback_cut_inside_tritons_front_end():
+    """Triton's code generator turns whatever is raised under it into a CompilationError: cut there,
+    the traceback is a kernel failing to compile, though its message is lost."""
+    [finding] = read(TRITON_FRONT_END)
+    assert finding.id == "triton/compilation-error" and finding.partial
+    two_zero = TRITON_FRONT_END.replace("triton/compiler/code_generator.py", "triton/compiler.py")
+    assert [f.id for f in read(two_zero)] == ["triton/compilation-error"]     # 2.0's one module, CodeGenerator
+    backend = ('Traceback (most recent call last):\n  File "/usr/lib/python3/site-packages/triton/compiler/compiler.py", '
+               'line 300, in compile\n    next_module = compile_ir(module, metadata)\n'
+               '  File "/usr/lib/python3/site-packages/triton/backends/nvidia/compiler.py", line 400, in make_cubin\n')
+    assert not any(f.id for f in read(backend))        # the backend's steps wrap nothing
+
+
+def test_a_cut_front_end_traceback_yields_to_the_error_the_text_names():
+    quoted = "# AssertionError: fp8e4nv data type is not supported on CUDA arch < 89\n\n" + TRITON_FRONT_END
+    assert [f.id for f in read(quoted)] == ["triton/fp8e4nv-unsupported"]
+
+
+def test_tritons_front_end_words_beside_any_tl_call():
+    text = ("tmp25 = tl.broadcast_to(((tl.full([1], 1.0, tl.float64))), [XBLOCK])\n"
+            "ValueError: Cannot broadcast, rank mismatch: [1], [1, 2048]\n")
+    assert [f.id for f in read(text)] == ["triton/compilation-error"]
+
+
+@pytest.mark.parametrize("words", [
+    'keyNotFound(path: ["language_model", "model", "layers", "0", "per_layer_input_gate", "biases"], modules: ["x"])',
+    "Key language_model.model.layers.0.per_layer_input_gate.biases not found in Gemma4Model.Gemma4TextModel",
+])
+def test_mlx_swifts_later_missing_key(words):
+    assert [f.id for f in read(f"mlx-swift-lm fails to load gemma-4-e2b-it-mxfp4:\n{words}\n")] == ["mlx/load-weights-missing"]
