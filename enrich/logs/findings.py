@@ -144,7 +144,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             _forget(f)
     _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
-    _goes_on_after_a_blank(items)
+    _goes_on_after_a_blank(items, order or {})
     _fold(items)
     if all:
         return items
@@ -358,14 +358,14 @@ def _fold(items: list[Finding]) -> None:
             nearest.folded += f.count
 
 
-def _goes_on_after_a_blank(items: list[Finding]) -> None:
+def _goes_on_after_a_blank(items: list[Finding], order: dict[int, int]) -> None:
     """An exception whose message goes on after a blank line (huggingface_hub's "401 Client
     Error. (Request ID: ...)", a blank, then "Repository Not Found for url: ..."): the reader
     ends the message at the blank, and the error line after it, when an entry knows it, is the
-    rest of that message."""
+    rest of that message. Lines count as read (a collector may have split one in pieces)."""
     for f, g in zip(items, items[1:]):
         if (f.kind == "exception" and not f.id and g.kind in ("log", "mention") and g.id
-                and g.line == f.line + f.message.count("\n") + 2):
+                and order.get(g.line, g.line) == order.get(f.line, f.line) + f.message.count("\n") + 2):
             f.root_cause = False
 
 
