@@ -735,3 +735,16 @@ def test_tritons_front_end_words_beside_any_tl_call():
 ])
 def test_mlx_swifts_later_missing_key(words):
     assert [f.id for f in read(f"mlx-swift-lm fails to load gemma-4-e2b-it-mxfp4:\n{words}\n")] == ["mlx/load-weights-missing"]
+
+
+def test_a_local_path_that_is_not_there_read_as_a_hub_id_on_windows():
+    """A Windows path's drive colon and backslashes fail huggingface_hub's character rule before
+    its slash count: the folder is not there, as with the form rule's wording."""
+    line = ("huggingface_hub.errors.HFValidationError: Repo id must use alphanumeric chars or '-', '_', '.', '--' and '..' "
+            "are forbidden, '-' and '.' cannot start or end the name, max length is 96: "
+            "'D:\\ComfyUI\\models\\LLavacheckpoints\\files_for_uform_gen2_qwen'.\n")
+    [finding] = read(line)
+    assert finding.id == "transformers/model-path-not-found"
+    assert finding.values["path"] == "D:\\ComfyUI\\models\\LLavacheckpoints\\files_for_uform_gen2_qwen"
+    assert not any(f.id for f in read(line.replace("'D:\\ComfyUI\\models\\LLavacheckpoints\\files_for_uform_gen2_qwen'",
+                                                   "'meta llama/Llama 3'")))     # a misspelt id is another mistake
