@@ -748,3 +748,9 @@ def test_a_local_path_that_is_not_there_read_as_a_hub_id_on_windows():
     assert finding.values["path"] == "D:\\ComfyUI\\models\\LLavacheckpoints\\files_for_uform_gen2_qwen"
     assert not any(f.id for f in read(line.replace("'D:\\ComfyUI\\models\\LLavacheckpoints\\files_for_uform_gen2_qwen'",
                                                    "'meta llama/Llama 3'")))     # a misspelt id is another mistake
+
+
+def test_tritons_compilation_error_in_a_text_that_names_triton():
+    assert [f.id for f in read("# CompilationError: at 114:24:\n\nThe triton flash-attention kernel fails.\n")] == \
+        ["triton/compilation-error"]
+    assert [f.id for f in read("[pod/triton-server-0/triton] CompilationError: at 114:24:\n")] == [None]
