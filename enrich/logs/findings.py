@@ -14,7 +14,7 @@ from enrich.explain import explain
 from enrich.model import Enrichment
 from enrich.facts import from_text
 from enrich.logs.engines import engines_in, other_engines
-from enrich.logs.identify import identify
+from enrich.logs.identify import identify, refused_whole
 from enrich.logs.in_text import in_text_mentions, shown, words_in
 from enrich.logs.mentions import Mention, mentions
 from enrich.logs.peel import unsplit
@@ -246,7 +246,8 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         previous = at
         if mention.entry_id in known:    # the error as printed says it already
             continue
-        if (mention.partial and _printed_whole(mention, items)) or _raised_elsewhere(mention, items):
+        if ((mention.partial and _printed_whole(mention, items)) or _raised_elsewhere(mention, items)
+                or _quote_refused(catalog.entries[mention.entry_id], mention, items)):
             continue
         if mention.entry_id in out:
             out[mention.entry_id].count += 1
@@ -289,6 +290,12 @@ def _printed_whole(mention: Mention, items: list[Finding]) -> bool:
     start = mention.text.rstrip(" .…`'\"")
     return len(start) >= 16 and any(f.kind != "mention" and f.id != mention.entry_id
                                     and f.message.startswith(start) and len(f.message) > len(start) for f in items)
+
+
+def _quote_refused(entry, mention: Mention, items: list[Finding]) -> bool:
+    """The quote is the start of a message the text printed, which the entry's pattern refuses whole."""
+    return any(f.line == mention.line and f.kind == "exception" and refused_whole(entry, mention.text.strip(), f.message)
+               for f in items)
 
 
 def _raised_elsewhere(mention: Mention, items: list[Finding]) -> bool:

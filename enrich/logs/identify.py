@@ -44,7 +44,7 @@ def identify(exc: TextException, catalog: Catalog) -> Identified | None:
     for candidate_type, message in _readings(exc, type_name):
         facts = to_facts(exc, message, candidate_type)
         match = best_match(facts, catalog)
-        if match is None:
+        if match is None or refused_whole(match.entry, message, exc.message):
             continue
         if not match.entry.wrapper:
             return Identified(match, facts, exc.partial and not exc.message)
@@ -59,6 +59,14 @@ def identify(exc: TextException, catalog: Catalog) -> Identified | None:
         if found is not None:
             found.partial = True
     return found
+
+
+def refused_whole(entry, reading: str, message: str) -> bool:
+    """The reading is the message's first line, and the entry's pattern says no to the whole: a
+    negative lookahead refuses what the lines after it hold (sgl_kernel's report of failed loads
+    whose attempt names an undefined symbol is that error, not the report)."""
+    return (entry.message is not None and reading != message and message.startswith(reading)
+            and "(?!" in entry.message.pattern and entry.message.search(message) is None)
 
 
 def _readings(exc: TextException, type_name: str):
@@ -136,6 +144,7 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
                 if m is not None:
                     entries[entry.id] = entry
                     groups[entry.id] = captured(m)
+        entries = {key: e for key, e in entries.items() if not refused_whole(e, text, exc.message)}
         if len(entries) != 1:
             continue
         [entry] = entries.values()

@@ -46,6 +46,10 @@ REPORT_FIELD = re.compile(r"^- \*\*Exception (?P<field>Type|Message):\*\* ?(?P<v
 COMPILED_AT = re.compile(r"(?:CompilationError: )?at \d+:\d+:\s*\n")
 BUILTIN_ERRORS = frozenset(name for name in dir(builtins) if name.endswith(("Error", "Exception")))
 HEADING = re.compile(r"^#{1,6} ")
+# a message written as a report, its parts apart: a title that ends in "!" or ":" (sgl_kernel's
+# "... library!"), then after blank lines "Attempted locations:", "GPU Info:", "Error details ...:"
+REPORT_LEAD = re.compile(r"[!:]\s*$")
+REPORT_PART = re.compile(r"^[A-Z][\w ()/,.'-]{0,78}:$")
 PROGRESS = re.compile(r"^\d{1,3}%\|")                              # tqdm's bar
 SEPARATOR_TAIL = re.compile(r"(?:\n[=\-_*~#]{3,})+$")                 # a ruler a paste put after the message
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
@@ -115,7 +119,8 @@ class _Stream:
         self.current: TextException | None = None   # traceback or message being read
         self.state = "idle"                          # idle | frames | source | message
         self.continuation = 0
-        self.gap = False                             # an empty line of the message's record was just read
+        self.gap: bool | str = False                 # an empty line of the message's record was just read
+                                                     # ("report": one that may part a report's sections)
         self.last: TextException | None = None       # the last exception closed in this stream
         self.log_error: TextException | None = None  # an error log line, unless a traceback follows it
         self.pending_chain: TextException | None = None   # chained to the next traceback
@@ -287,10 +292,15 @@ class Parser:
             self._idle_line(s, number, text, level, repeats, prefix)
             return
         if s.state == "message":
-            if not stripped and level and level == s.level and prefix.rstrip() == s.prefix.rstrip() and not s.gap:
-                s.gap = True          # an empty line logged with the record's level: the message may go on
-                return
-            if self._continues(s, text, stripped, level) and s.prefix.startswith(prefix):   # same record
+            if not stripped and not s.gap:
+                if level and level == s.level and prefix.rstrip() == s.prefix.rstrip():
+                    s.gap = True      # an empty line logged with the record's level: the message may go on
+                    return
+                if REPORT_LEAD.search(s.current.message.lstrip("\n").split("\n", 1)[0]):
+                    s.gap = "report"  # "...library!", a blank, then "Attempted locations:": the report goes on
+                    return
+            if ((s.gap != "report" or REPORT_PART.match(stripped))
+                    and self._continues(s, text, stripped, level) and s.prefix.startswith(prefix)):   # same record
                 joint = "\n\n" if s.gap else "\n"
                 s.current.message = (s.current.message + joint + text.rstrip())[:MAX_MESSAGE].lstrip("\n")
                 s.continuation, s.gap = s.continuation + 1, False

@@ -754,3 +754,40 @@ def test_tritons_compilation_error_in_a_text_that_names_triton():
     assert [f.id for f in read("# CompilationError: at 114:24:\n\nThe triton flash-attention kernel fails.\n")] == \
         ["triton/compilation-error"]
     assert [f.id for f in read("[pod/triton-server-0/triton] CompilationError: at 114:24:\n")] == [None]
+
+
+SGL_KERNEL_REPORT = """Traceback (most recent call last):
+  File "/usr/lib/python3/site-packages/sgl_kernel/load_utils.py", line 120, in _load_architecture_specific_ops
+    raise ImportError(error_msg)
+ImportError: 
+[sgl_kernel] CRITICAL: Could not load any common_ops library!
+
+Attempted locations:
+1. Architecture-specific pattern: /usr/lib/python3/site-packages/sgl_kernel/sm100/common_ops.* - found files: ['x']
+2. Fallback pattern: /usr/lib/python3/site-packages/sgl_kernel/common_ops.* - found files: []
+
+GPU Info:
+- Compute capability: 100
+- CUDA version: 13.0
+
+Error details from previous import attempts:
+- ImportError: {first}
+- ModuleNotFoundError: No module named 'common_ops'
+"""
+
+
+def test_a_message_written_as_a_report_is_read_past_its_blank_lines():
+    """sgl_kernel's report of failed loads has its parts apart; the error of the first attempt, in
+    the last part, is the cause."""
+    [finding] = read(SGL_KERNEL_REPORT.format(first="libcuda.so.1: cannot open shared object file: No such file or directory"))
+    assert finding.id == "sglang/sgl-kernel-load-failed"
+    assert finding.values["first_error"].startswith("ImportError: libcuda.so.1") and finding.values["cc"] == "100"
+    symbol = ("/usr/lib/python3/site-packages/sgl_kernel/sm100/common_ops.abi3.so: undefined symbol: "
+              "_ZN3c104cuda9SetDeviceEab")
+    assert [f.id for f in read(SGL_KERNEL_REPORT.format(first=symbol))] == ["sglang/sgl-kernel-undefined-symbol"]
+
+
+def test_prose_after_a_blank_line_stays_out_of_the_message():
+    text = "RuntimeError: CUDA error: out of memory\n\nI tried a smaller batch:\nit still fails.\n"
+    [finding] = read(text)
+    assert finding.message == "CUDA error: out of memory"
