@@ -64,7 +64,7 @@ class InText:
     """Words that are the entry's error only in a text that shows its program at work: FlashInfer's
     JIT build failing in nvcc's or ninja's own words, which name no FlashInfer path."""
 
-    shows: re.Pattern                # the program's marks anywhere in the text
+    shows: re.Pattern                # the program's name or other marks anywhere in the text
     message: re.Pattern              # searched in each line of such a text
 
 
@@ -263,14 +263,29 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
     )
 
 
+# A program's name as a word of the text, in any case: not part of a longer name or path
+# (sgl-project/sglang, flashinfer-python), a collector's pod or service name ([pod/vllm-7d9f8/vllm],
+# sglang-1 |) or a package list's pin (sglang 0.4.1, flashinfer==0.2.5). Words are ASCII, so CJK
+# prose may touch the name ("vllm报错").
+NAMED = r"(?<![A-Za-z0-9_/-]){}(?![A-Za-z0-9_-]|\]|[A-Za-z0-9_.-]*(?:\s*[:=<>~!]=?\s*|\s+)v?\d)"
+
+
 def _in_text(m: _Reader, known: set[str]) -> InText | None:
     if "in_text" not in m.table:
         return None
     t = _Reader(m.file, f"{m.path}.in_text", m.table_of("in_text"))
-    t.only({"shows", "message"})
-    for key in ("shows", "message"):
-        t.str(key)                   # both required
-    shows, message = t.regex("shows"), t.regex("message")
+    t.only({"names", "shows", "message"})
+    t.str("message")
+    names = t.strs("names")
+    if not names:
+        t.str("shows")               # the program's name or its other marks: one is required
+    marks = ["(?i:" + NAMED.format(re.escape(name)) + ")" for name in names]
+    marks += [t.str("shows", required=False)] if "shows" in t.table else []
+    try:
+        shows = re.compile("|".join(marks))
+    except re.error as exc:
+        raise t.fail("shows", f"invalid regular expression: {exc}") from None
+    message = t.regex("message")
     unknown = sorted(group_names(message) - known)
     if unknown:
         raise t.fail("message", f"group {unknown[0]!r} is not a group of the entry's message or a captured value")

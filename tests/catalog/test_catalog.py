@@ -48,6 +48,9 @@ def test_every_entry_has_a_sample_and_a_pinned_source_link():
     (("[entry.derive]", "[entry.match.in_text]\nshows = 'demo'\n[entry.derive]"), "match.in_text.message", "is required"),
     (("[entry.derive]", "[entry.match.in_text]\nshows = 'demo('\nmessage = 'x'\n[entry.derive]"),
      "match.in_text.shows", "invalid regular expression"),
+    (("[entry.derive]", "[entry.match.in_text]\nmessage = 'x'\n[entry.derive]"), "match.in_text.shows", "is required"),
+    (("[entry.derive]", "[entry.match.in_text]\nnames = [1]\nmessage = 'x'\n[entry.derive]"),
+     "match.in_text.names", "list of non-empty strings"),
 ])
 def test_a_bad_entry_is_named_by_file_and_field_and_the_rest_still_loads(tmp_path, mutation, field, problem):
     (tmp_path / "bad.toml").write_text(GOOD.replace(*mutation))

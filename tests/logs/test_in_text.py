@@ -184,3 +184,19 @@ def test_flashinfers_ninja_call_with_its_build_directory():
             "subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/home/u/.cache/flashinfer/89/cached_ops', "
             "'-f', '/home/u/.cache/flash\n")
     assert [f.id for f in found(text)] == ["flashinfer/jit-build-failed"]
+
+
+def test_a_program_named_next_to_cjk_prose():
+    """Words are ASCII: a name CJK prose runs into ("vllm报错") is still the name."""
+    error = "vllm报错RuntimeError: An attempt has been made to start a new process before the current process has finished its bootstrapping phase.\n"
+    assert [f.id for f in found(error)] == ["vllm/spawn-main-guard"]
+    assert not any(f.id for f in found(error.replace("vllm报错", "报错")))
+
+
+def test_ptxas_words_without_its_name_where_torch_compile_is_at_work():
+    """inductor's GPU kernels are Triton's: ptxas's refusal of the GPU, retyped without ptxas's name,
+    is Triton's in a text that shows torch.compile; in a text of XLA's it is not."""
+    text = "torch.compile on an RTX 4090 with cu116: I got Value 'sm_89' is not defined for option 'gpu-name'\n"
+    [finding] = found(text)
+    assert finding.id == "triton/ptxas-unknown-arch" and finding.values["arch"] == "sm_89"
+    assert not any(f.id for f in found(text.replace("torch.compile", "jax.jit").replace("cu116", "jaxlib 0.4")))

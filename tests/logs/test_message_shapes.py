@@ -791,3 +791,16 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     text = "RuntimeError: CUDA error: out of memory\n\nI tried a smaller batch:\nit still fails.\n"
     [finding] = read(text)
     assert finding.message == "CUDA error: out of memory"
+
+
+def test_vllms_paged_attention_kernel_refusing_a_head_size():
+    """vLLM's paged-attention kernels (csrc/attention) check the head size at launch, in torch's words."""
+    [finding] = read("vllm 0.5.1 with TeleChat-12B: RuntimeError: Unsupported head size: 160\n")
+    assert finding.id == "vllm/head-size-unsupported" and finding.values["head_size"] == "160"
+
+
+def test_sdpas_dtype_message_retyped_with_commas():
+    text = ("Inference failed: Expected query, key, and value to have the same dtype, but got query.dtype: float, "
+            "key.dtype: struct c10::Half, and value.dtype: struct c10::Half instead.\n")
+    [finding] = read(text)
+    assert finding.id == "torch/sdpa-dtype-mismatch" and finding.values["k_dtype"] == "Half"
