@@ -26,8 +26,9 @@ FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
 SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and escapes are not words
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 # where a title's quote may start: after a tag or a colon, or where CJK prose gives way to the
-# message ("load模型之后报错No available memory for the cache blocks")
-TITLE_STARTS = re.compile(r"\] +|: +|(?<=[\u3000-\u9fff\uff00-\uffef])(?=[A-Za-z])")
+# message, quoted or not ("load模型之后报错No available memory ...", 报错“We couldn't connect ...”;
+# the reader has made CJK quotation marks ASCII)
+TITLE_STARTS = re.compile(r"\] +|: +|(?<=[\u3000-\u9fff\uff00-\uffef])[\"'`]?(?=[A-Za-z])")
 CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 MAX_LINE = 2000
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on
@@ -242,7 +243,8 @@ def _search(pattern: re.Pattern, line: str) -> re.Match | None:
     starts = (*islice(STARTS.finditer(line), MAX_STARTS), *islice(OPENERS.finditer(line), MAX_STARTS))
     for start in starts:
         opening = start.group().rfind("[")      # "`[metal::malloc] ...`": the bracket may be the message's
-        for at in ((start.start() + opening,) if opening >= 0 else ()) + (start.end(),):
+        typed = TYPE_LEAD.match(line, start.end())      # "`RuntimeError: Could not ...`": past the type
+        for at in ((start.start() + opening,) if opening >= 0 else ()) + (start.end(),) + ((typed.end(),) if typed else ()):
             m = pattern.match(line[at:])
             if m is not None:
                 return m

@@ -804,3 +804,38 @@ def test_sdpas_dtype_message_retyped_with_commas():
             "key.dtype: struct c10::Half, and value.dtype: struct c10::Half instead.\n")
     [finding] = read(text)
     assert finding.id == "torch/sdpa-dtype-mismatch" and finding.values["k_dtype"] == "Half"
+
+
+def test_a_quote_with_its_class_far_into_a_long_line_of_prose():
+    """Past the first words of a long line, a quote is tried where it opens, and past its class."""
+    prose = ("Modal jobs ran on `modal.Image.debian_slim()`, which ships the CUDA **runtime** but not the CUDA "
+             "**toolkit** (`nvcc`). Models whose vLLM path JIT-compiles flashinfer kernels at runtime, Qwen3.5 "
+             "and Qwen3-Next GDN linear attention, fail on the first forward pass with `RuntimeError: Could not "
+             "find nvcc and default cuda_home='/usr/local/cuda' doesn't exist`. Most base images include nvcc.\n")
+    [finding] = read(prose)
+    assert finding.id == "flashinfer/nvcc-not-found" and finding.values["cuda_home"] == "/usr/local/cuda"
+
+
+def test_a_cjk_title_quoting_a_cut_message():
+    """The message starts where CJK prose and its quotation mark give way to it, and stops short."""
+    title = "# 报错“We couldn't connect to 'https://huggingface.co' to load this file.”， 需要科学上网才能加载Q-Former吗？\n"
+    [finding] = read(title)
+    assert finding.id == "transformers/hub-unreachable" and finding.partial
+
+
+def test_torchs_env_rendezvous_message_without_its_lead():
+    """A paste that wrapped the line or dropped its lead keeps the message's tail."""
+    assert [f.id for f in read("ddp多卡训练时，显示没有\nenvironment variable RANK expected, but not set\n")] == [
+        "torch/dist-env-missing"]
+
+
+def test_the_sentencepiece_and_tiktoken_wording_of_a_failed_conversion():
+    text = ("ValueError: Converting from SentencePiece and Tiktoken failed, if a converter for SentencePiece is "
+            "available, provide a model path with a SentencePiece tokenizer.model file.Currently available "
+            "slow->fast converters: ['AlbertTokenizer', 'BartTokenizer']\n")
+    assert [f.id for f in read(text)] == ["transformers/tokenizer-backend"]
+
+
+def test_tritons_compilation_error_named_through_its_package():
+    assert [f.id for f in read('Fix "triton.compiler.CompilationError" for codegened dropout code on H100\n')] == [
+        "triton/compilation-error"]
