@@ -66,6 +66,8 @@ class InText:
 
     shows: re.Pattern                # the program's name or other marks anywhere in the text
     message: re.Pattern              # searched in each line of such a text
+    names: tuple[str, ...] = ()      # the program's names, as the catalog gives them
+    marks: str | None = None         # its other marks, as the catalog gives them
 
 
 @dataclass(frozen=True)
@@ -279,17 +281,17 @@ def _in_text(m: _Reader, known: set[str]) -> InText | None:
     names = t.strs("names")
     if not names:
         t.str("shows")               # the program's name or its other marks: one is required
-    marks = ["(?i:" + NAMED.format(re.escape(name)) + ")" for name in names]
-    marks += [t.str("shows", required=False)] if "shows" in t.table else []
+    marks = t.str("shows", required=False)
     try:
-        shows = re.compile("|".join(marks))
+        shows = re.compile("|".join(["(?i:" + NAMED.format(re.escape(name)) + ")" for name in names]
+                                    + ([marks] if marks else [])))
     except re.error as exc:
         raise t.fail("shows", f"invalid regular expression: {exc}") from None
     message = t.regex("message")
     unknown = sorted(group_names(message) - known)
     if unknown:
         raise t.fail("message", f"group {unknown[0]!r} is not a group of the entry's message or a captured value")
-    return InText(shows, message)
+    return InText(shows, message, names, marks)
 
 
 def template_fields(template: str, fail, key: str) -> list[str]:

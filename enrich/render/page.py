@@ -29,7 +29,8 @@ class Page:
     message: str | None                      # the message pattern
     sites: tuple[str, ...]
     source: str | None                       # the raise-line pattern
-    in_text: tuple[str, str] | None          # (the program's marks, the words that are this error beside them)
+    in_text: tuple[tuple[str, ...], str | None, str] | None   # (the program's names, its other marks, the words
+                                                              # that are this error beside them)
     samples: tuple[tuple[str, str, str], ...]   # (exception class, text as raised, where it came from)
     links: tuple[str, ...]
 
@@ -45,7 +46,8 @@ def page_of(entry: Entry) -> Page:
         example=(entry.example[0].strip(), entry.example[1].strip()) if entry.example is not None else None,
         exceptions=tuple(entry.exceptions), message=entry.message.pattern if entry.message is not None else None,
         sites=tuple(entry.sites), source=entry.source.pattern if entry.source is not None else None,
-        in_text=(entry.in_text.shows.pattern, entry.in_text.message.pattern) if entry.in_text is not None else None,
+        in_text=((entry.in_text.names, entry.in_text.marks, entry.in_text.message.pattern)
+                 if entry.in_text is not None else None),
         samples=tuple((s.exception or entry.exceptions[0], sample_text(s), s.origin) for s in entry.samples), links=tuple(entry.links))
 
 
@@ -76,7 +78,7 @@ def terminal(page: Page, width: int = 88) -> str:
     if page.source is not None:
         lines.append(f"  source:     {page.source}")
     if page.in_text is not None:
-        lines += [f"  in a log showing: {page.in_text[0]}", f"  also:       {page.in_text[1]}"]
+        lines += [f"  in a log showing: {_at_work(page)}", f"  also:       {page.in_text[2]}"]
     lines += ["", "Samples"]
     for _, text, origin in page.samples:
         lines += [f"  {text}", f"    from {origin}"]
@@ -114,11 +116,17 @@ def markdown(page: Page) -> str:
     if page.source is not None:
         lines.append(f"- source line: `{page.source}`")
     if page.in_text is not None:
-        lines.append(f"- in a log that shows `{page.in_text[0]}` (read by `enrich explain`), also: `{page.in_text[1]}`")
+        lines.append(f"- in a log that shows {_at_work(page, '`')} (read by `enrich explain`), also: `{page.in_text[2]}`")
     if len(page.samples) > 1:
         lines += ["", "## Other samples", ""] + [f"- `{text[:200]}` ({origin})" for _, text, origin in page.samples[1:]]
     lines += ["", "## Source", ""] + [f"- {link}" for link in page.links]
     return "\n".join(lines) + "\n"
+
+
+def _at_work(page: Page, quote: str = "") -> str:
+    """What shows the program at work: its names, or its other marks ("vllm or `\\bvllm[./]...`")."""
+    names, marks, _ = page.in_text
+    return " or ".join([*names, *([f"{quote}{marks}{quote}"] if marks else [])])
 
 
 def as_json(page: Page) -> dict:
@@ -126,7 +134,8 @@ def as_json(page: Page) -> dict:
     data["fixes"] = [list(alts) for alts in page.fixes]
     data["example"] = {"failing": page.example[0], "fixed": page.example[1]} if page.example else None
     data["samples"] = [{"exception": exc, "text": text, "origin": origin} for exc, text, origin in page.samples]
-    data["in_text"] = dict(zip(("shows", "message"), page.in_text)) if page.in_text else None
+    data["in_text"] = ({"names": list(page.in_text[0]), "shows": page.in_text[1], "message": page.in_text[2]}
+                       if page.in_text else None)
     for name in ("causes", "exceptions", "sites", "links"):
         data[name] = list(data[name])
     return data

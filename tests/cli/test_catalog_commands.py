@@ -33,6 +33,8 @@ def test_json_on_list_show_search_and_an_error_where_it_does_not_apply():
     shown = json.loads(enrich("catalog", "show", "--json", "sglang/attn-tp-kv-heads").stdout)
     assert shown["id"] == "sglang/attn-tp-kv-heads" and shown["docs"] == "enrich explain sglang/attn-tp-kv-heads"
     assert json.loads(enrich("explain", "--json", "sglang/attn-tp-kv-heads").stdout) == shown
+    in_text = json.loads(enrich("catalog", "show", "--json", "vllm/spawn-main-guard").stdout)["in_text"]
+    assert in_text["names"] == ["vllm"] and in_text["shows"].startswith("\\bvllm") and "bootstrapping" in in_text["message"]
     found = json.loads(enrich("catalog", "search", "--json", "packed", "decode").stdout)
     assert len(found) >= 3 and all(e["id"].startswith("sglang/") for e in found)
     assert_one_line_error(enrich("catalog", "lint", "--json"), 2, "--json does not apply to catalog lint")
