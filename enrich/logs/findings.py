@@ -20,7 +20,7 @@ from enrich.logs.mentions import Mention, mentions
 from enrich.logs.peel import unsplit
 from enrich.match import Match, signalled
 from enrich.logs.reader import TextException, read_lines, to_facts
-from enrich.logs.shell import killed_by
+from enrich.logs.shell import killed_by, told_of
 from enrich.logs.stream import scan
 from enrich.redact import redact_text
 
@@ -137,7 +137,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     if programs:
         quoted = sorted([*quoted, *in_text_mentions(lines, programs)], key=lambda m: (order or {}).get(m.line, m.line))
     items += _mentioned(quoted, catalog, items, order or {})
-    items += _shell_reports(lines, items, catalog)
+    items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
     _disown(items, found, catalog)
     for f in items:
         if f.id and other_engines(f.id, engines):     # sglang's copy of a vLLM message, or the reverse
@@ -282,6 +282,21 @@ def _shell_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
         _explain(finding, died.entry, died.groups, line)
         out.append(finding)
     return out
+
+
+def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
+    """Prose or a title that says which signal the process died of, where nothing in the text is
+    explained: the first such line, partial (the crash itself is not shown)."""
+    if any(f.id for f in items):
+        return []
+    for number, line in lines:
+        sig = told_of(line)
+        died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else None
+        if died is not None:
+            finding = Finding(exception="", message=redact_text(line.strip()), line=number, kind="mention", partial=True)
+            _explain(finding, died.entry, died.groups, line)
+            return [finding]
+    return []
 
 
 def _printed_whole(mention: Mention, items: list[Finding]) -> bool:

@@ -2,7 +2,8 @@
 "bash: line 1: 4242 Illegal instruction     python serve.py", dash's bare "Aborted", zsh's
 "zsh: illegal hardware instruction", macOS's "Abort trap: 6". The process died of that signal:
 nothing printed before it said why, or what was printed is the error (a Swift fatalError ends in
-SIGILL, an uncaught C++ exception in SIGABRT)."""
+SIGILL, an uncaught C++ exception in SIGABRT). Failing a report, prose or a title may say it:
+"a segmentation fault error", "crashes with SIGSEGV in libamdhip64.so"."""
 
 from __future__ import annotations
 
@@ -29,3 +30,19 @@ def killed_by(line: str) -> signal.Signals | None:
     if m is None:
         return None
     return SIGNALS[next(words for words in m.groups() if words).lower()]
+
+
+# the signal named in prose: never inside a longer word or name ("mr-segfault", "segfault_error.log"),
+# nor among the causes Ray lists for any dead worker ("crashed unexpectedly due to SIGSEGV or another
+# unexpected error"). An abort or an illegal instruction told in prose says too little: an uncaught
+# exception ends in SIGABRT (its message is the error), CUDA has its own "illegal instruction".
+TOLD = re.compile(r"(?i:(?<![\w-])(?:segmentation fault|segfault(?:ed|s)?)(?![\w-]))"
+                  r"|(?<![\w-])SIG(?P<sig>SEGV|BUS)\b(?! or another unexpected error)")
+
+
+def told_of(line: str) -> signal.Signals | None:
+    """The signal that prose in the line says the process died of."""
+    m = TOLD.search(line)
+    if m is None:
+        return None
+    return signal.SIGBUS if m["sig"] == "BUS" else signal.SIGSEGV

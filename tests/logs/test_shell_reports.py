@@ -67,3 +67,31 @@ def test_the_report_adds_nothing_to_an_error_printed_before_it():
                                   "the request was Aborted\n", "Bus error handling improved in 2.1\n"])
 def test_words_that_are_no_report(text):
     assert [i for i in ids(text) if i] == []
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("# [Bug] Segmentation Fault on AMD MI300X\nI am unable to run online benchmarks due to a segmentation fault error.\n",
+     "process/segfault"),
+    ("The scheduler crashed in `hipLaunchKernel`, producing a Python `SIGSEGV` backtrace in `libamdhip64.so`.\n",
+     "process/segfault"),
+    ("the workers die with SIGBUS while the shards are memory-mapped from /dev/shm\n", "process/bus-error"),
+])
+def test_prose_that_says_which_signal_the_process_died_of(text, entry):
+    [finding] = findings(io.StringIO(text))
+    assert finding.id == entry and finding.partial
+
+
+@pytest.mark.parametrize("text", [
+    "The worker crashed unexpectedly due to SIGSEGV or another unexpected error.\n",   # Ray's list of causes
+    "mr-segfault · comment\nsee segfault_error.log attached\n",                          # a name, a file
+    "RuntimeError: CUDA error: an illegal instruction was encountered\n",                 # CUDA's own
+    "the server dies with an uncaught Metal OOM SIGABRT\n",                               # the exception is the error
+])
+def test_prose_that_names_no_signal_the_process_died_of(text):
+    assert not any(ids(text))
+
+
+def test_prose_naming_a_signal_adds_nothing_to_an_explained_error():
+    text = ("The load segfaults sometimes, and otherwise stops with\n"
+            "RuntimeError: CUDA error: out of memory\n")
+    assert "process/segfault" not in ids(text)
