@@ -1,6 +1,7 @@
 """The shell's report of a child a signal killed: bash's "Segmentation fault (core dumped)" or
 "bash: line 1: 4242 Illegal instruction     python serve.py", dash's bare "Aborted", zsh's
-"zsh: illegal hardware instruction", macOS's "Abort trap: 6". The process died of that signal:
+"zsh: illegal hardware instruction" (or, for a job, "[1]  + 4242 abort      python serve.py"),
+macOS's "Abort trap: 6". The process died of that signal:
 nothing printed before it said why, or what was printed is the error (a Swift fatalError ends in
 SIGILL, an uncaught C++ exception in SIGABRT). Failing a report, prose or a title may say it:
 "a segmentation fault error", "crashes with SIGSEGV in libamdhip64.so"."""
@@ -18,6 +19,7 @@ REPORT = re.compile(
     r"(?i:(?:^|(?<=[\s`'\"*(:]))(?P<core>segmentation fault|illegal instruction|bus error|aborted) +\(core dumped\))"
     r"|(?:^|(?<=[\s`'\"*(]))(?P<mac>Segmentation fault|Illegal instruction|Bus error|Abort trap): \d{1,2}\b"
     r"|(?:^|(?<=[\s`'\"*(]))zsh: (?P<zsh>segmentation fault|illegal hardware instruction|bus error|abort)\b"
+    r"|^\[\d+\] +(?:[+-] +)?(?:\d+ +)?(?P<zjob>segmentation fault|illegal hardware instruction|bus error|abort) {2,}\S"  # zsh: job, pid
     r"|^\S.*: line \d+: +\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted)\b"   # bash: job, pid
     r"|^(?P<bare>Segmentation fault|Illegal instruction|Bus error|Aborted)\s*$")                       # dash, sh
 

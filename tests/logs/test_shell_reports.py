@@ -95,3 +95,10 @@ def test_prose_naming_a_signal_adds_nothing_to_an_explained_error():
     text = ("The load segfaults sometimes, and otherwise stops with\n"
             "RuntimeError: CUDA error: out of memory\n")
     assert "process/segfault" not in ids(text)
+
+
+def test_zshs_report_of_a_job_a_signal_killed():
+    """zsh, macOS's login shell, reports a job by its number, pid and the signal's lower-case name."""
+    assert ids("[1]  + 4242 abort      python -m mlx_lm.server --model m\n") == ["process/native-abort"]
+    assert ids("[2] segmentation fault  ./serve\n") == ["process/segfault"]
+    assert not any(ids("[1] abort the request when the client goes away\n"))
