@@ -18,6 +18,8 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
         first = f.message.splitlines()[0] if f.message else ""
         if f.exception:
             head = f"{f.exception}: {first}"
+        elif f.kind == "mention":
+            head = f"quoted in prose: {first}"      # a title, a sentence, backticks
         elif f.kind != "exception":
             head = f"error line: {first}"
         else:

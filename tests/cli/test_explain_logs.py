@@ -116,3 +116,11 @@ def test_progress_on_a_terminal_for_large_inputs(tmp_path):
     assert f"enrich: reading {big}" in shown and "MiB)" in shown
     quiet = enrich("explain", big)       # stderr not a terminal: no progress
     assert quiet.stderr == ""
+
+
+def test_a_message_quoted_in_prose_is_shown_as_a_quote():
+    issue = "# vLLM dies: No available memory for the cache blocks. Try increasing `gpu_memory_utilization`\n"
+    shown = enrich("explain", "-", input=issue)
+    assert shown.returncode == 1
+    assert "line 1: quoted in prose: No available memory for the cache blocks\n" in shown.stdout
+    assert "[vllm/no-kv-cache-memory]" in shown.stdout
