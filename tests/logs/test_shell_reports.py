@@ -97,6 +97,16 @@ def test_prose_naming_a_signal_adds_nothing_to_an_explained_error():
     assert "process/segfault" not in ids(text)
 
 
+@pytest.mark.parametrize("report, entry", [
+    ("Exception Type:        EXC_BAD_ACCESS (SIGSEGV)\nException Subtype: KERN_INVALID_ADDRESS at 0x10\n", "process/segfault"),
+    ("Exception Type:        EXC_CRASH (SIGABRT)\nException Codes:       0x0, 0x0\n", "process/native-abort"),
+    ("Exception Type:  EXC_BAD_INSTRUCTION (SIGILL)\n", "process/illegal-instruction"),
+])
+def test_macos_crash_reports_exception_type(report, entry):
+    [finding] = findings(io.StringIO("Process:               Python [4242]\n" + report))
+    assert finding.id == entry and not finding.partial
+
+
 def test_zshs_report_of_a_job_a_signal_killed():
     """zsh, macOS's login shell, reports a job by its number, pid and the signal's lower-case name."""
     assert ids("[1]  + 4242 abort      python -m mlx_lm.server --model m\n") == ["process/native-abort"]
