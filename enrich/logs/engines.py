@@ -2,8 +2,9 @@
 vLLM's messages for years (the model registry, the FP8 block checks): in a text that shows only
 sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round.
 ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own,
-nvcc and ninja under FlashInfer's JIT as under sglang's, and llama.cpp's ggml reports CUDA and
-Metal failures in the words torch and MLX use."""
+nvcc and ninja under FlashInfer's JIT as under sglang's, llama.cpp's ggml reports CUDA and Metal
+failures in the words torch and MLX use, and Megatron and DeepSpeed check their parallel sizes in
+sglang's words."""
 
 from __future__ import annotations
 
@@ -30,13 +31,16 @@ MARKS = {
     # kernels (sglang/jit_kernel, since 0.5.9), which nvcc and ninja fail in the same words
     "flashinfer": re.compile(r"\bflashinfer\.jit\b|[\\/]\.cache[\\/]flashinfer[\\/]|(?<![\w-])flashinfer[\\/](?:data|jit)[\\/]"),
     "sglang-jit": re.compile(r"\bsglang[\\/.]jit_kernel\b"),
+    # training frameworks with their own tensor-parallel checks in sglang's words ("4 is not divisible
+    # by 8"): Megatron (and Pai-Megatron-Patch), DeepSpeed, ColossalAI, by their paths and modules
+    "trainers": re.compile(r"[\\/](?:megatron|megatron_patch|deepspeed|colossalai)[\\/]|\b(?:megatron\.core|deepspeed\.(?:runtime|utils|moe)|colossalai)\b"),
     # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
 }
 # mlx-lm's entries go with MLX's marks (engines_in names both from one search)
 ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get
-RIVALS = {"sglang": {"vllm"}, "vllm": {"sglang"}, "triton": {"compilers"}, "flashinfer": {"sglang-jit"},
+RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compilers"}, "flashinfer": {"sglang-jit"},
           "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
 
 

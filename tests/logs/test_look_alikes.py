@@ -360,3 +360,16 @@ def test_a_remote_code_repositorys_tokenizer_class_is_no_missing_release(cls):
     assert ids(f"ValueError: Tokenizer class {cls} does not exist or is not currently imported.\n") == []
     assert ids("ValueError: Tokenizer class Qwen2Tokenizer does not exist or is not currently imported.\n") == \
         ["transformers/tokenizer-class-unknown"]
+
+
+def test_a_training_frameworks_tensor_parallel_check_is_not_sglangs():
+    """Megatron and DeepSpeed check their parallel sizes in sglang's words; a traceback of theirs
+    cut before the raise, without sglang in it, is not sglang's check."""
+    error = "AssertionError: 151851 is not divisible by 4\n"
+    megatron = ('Traceback (most recent call last):\n'
+                '  File "/home/u/Pai-Megatron-Patch/megatron_patch/model/qwen/language_model.py", line 77, in get_language_model\n'
+                '    language_model = TransformerLanguageModel(\n')
+    assert ids(error) == ["sglang/not-divisible"]
+    assert ids(megatron + error) == []
+    rollout = '  File "/opt/sglang/python/sglang/srt/distributed/utils.py", line 31, in ensure_divisibility\n'
+    assert ids(megatron + rollout + "    assert numerator % denominator == 0, \\\n" + error) == ["sglang/not-divisible"]
