@@ -15,6 +15,9 @@ from enrich.logs.engines import only
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
 
+# a Python warning just before the words: "UserWarning: CUDA initialization: Found no NVIDIA driver
+# ..." is torch.cuda.is_available() saying False, and the process goes on
+WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
 # where a quoted message may start inside a line
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\s+")
 MAX_STARTS = 48
@@ -75,7 +78,14 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     found += _wrapped(lines, catalog, {m.line for m in found}, engines) if wrapped else []
     if wrapped and not found:
         found = _retyped(lines, catalog, engines)
-    return [m for m in found if not PLACEHOLDER.search(m.text)]
+    text_of = dict(lines)
+    return [m for m in found if not PLACEHOLDER.search(m.text) and not _warned(text_of.get(m.line, ""), m.text)]
+
+
+def _warned(line: str, quote: str) -> bool:
+    """The words follow a Python warning's category on their line: a warning, not a failure."""
+    at = line.find(quote)
+    return at > 0 and WARNED.search(line, 0, at) is not None
 
 
 def _needs_site(entry, engines: frozenset[str]) -> bool:

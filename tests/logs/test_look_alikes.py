@@ -148,6 +148,16 @@ def test_a_bare_error_raised_by_the_standard_library_under_an_entrys_site():
     assert ids(DEAD_SCHEDULER) == ["sglang/scheduler-dead-eof"]
 
 
+def test_a_message_after_a_python_warnings_category_is_no_failure():
+    """torch.cuda.is_available() warns and says False on a machine without a GPU; the process goes on."""
+    warning = ("/usr/lib/python3/site-packages/torch/cuda/__init__.py:52: UserWarning: CUDA initialization: Found no "
+               "NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from "
+               "http://www.nvidia.com/Download/index.aspx\n")
+    assert ids(warning) == []
+    assert ids("qian2020 · 2020-12-30" + warning.split(": ", 1)[1]) == []       # run into the line before
+    assert ids(warning.split("UserWarning: CUDA initialization: ")[1]) == ["torch/cuda-no-driver"]
+
+
 def test_a_message_quoted_in_a_warning_is_no_failure():
     """TensorFlow warns that ptxas does not know sm_86 and falls back: the process went on."""
     warning = ("2021-02-27 01:33:51.779607: W external/org_tensorflow/tensorflow/stream_executor/gpu/asm_compiler.cc:235] "
