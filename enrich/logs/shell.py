@@ -37,11 +37,12 @@ def killed_by(line: str) -> signal.Signals | None:
 
 
 # the signal named in prose: never inside a longer word or name ("mr-segfault", "segfault_error.log"),
-# nor among the causes Ray lists for any dead worker ("crashed unexpectedly due to SIGSEGV or another
-# unexpected error"). An abort or an illegal instruction told in prose says too little: an uncaught
-# exception ends in SIGABRT (its message is the error), CUDA has its own "illegal instruction".
+# nor among the causes Ray lists for any dead worker ("crashed unexpectedly due to SIGSEGV or other
+# unexpected errors"). An abort or an illegal instruction told in prose says too little: an
+# uncaught exception ends in SIGABRT (its message is the error), CUDA has its own "illegal
+# instruction".
 TOLD = re.compile(r"(?i:(?<![\w-])(?:segmentation fault|segfault(?:ed|s)?)(?![\w-]))"
-                  r"|(?<![\w-])SIG(?P<sig>SEGV|BUS)\b(?! or another unexpected error)")
+                  r"|(?<![\w-])SIG(?P<sig>SEGV|BUS)\b(?! or (?:an)?other unexpected error)")
 
 
 def told_of(line: str) -> signal.Signals | None:

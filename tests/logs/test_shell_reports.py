@@ -82,7 +82,8 @@ def test_prose_that_says_which_signal_the_process_died_of(text, entry):
 
 
 @pytest.mark.parametrize("text", [
-    "The worker crashed unexpectedly due to SIGSEGV or another unexpected error.\n",   # Ray's list of causes
+    "The worker crashed unexpectedly due to SIGSEGV or another unexpected error.\n",   # Ray's lists of causes
+    "(3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.\n",
     "mr-segfault · comment\nsee segfault_error.log attached\n",                          # a name, a file
     "RuntimeError: CUDA error: an illegal instruction was encountered\n",                 # CUDA's own
     "the server dies with an uncaught Metal OOM SIGABRT\n",                               # the exception is the error
