@@ -815,6 +815,10 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
      "slow->fast converters: ['AlbertTokenizer', 'BartTokenizer']\n",
      "transformers/tokenizer-backend", {}),
     ('Fix "triton.compiler.CompilationError" for codegened dropout code on H100\n', "triton/compilation-error", {}),
+    # transformers' own words for the Hub's GatedRepoError, before the Hub's lines were appended
+    ("OSError: You are trying to access a gated repo.\nMake sure to request access at "
+     "https://huggingface.co/meta-llama/LlamaGuard-7b and pass a token having permission to this repo\n",
+     "transformers/repo-not-found", {"gated_repo": "meta-llama/LlamaGuard-7b"}),
 ])
 def test_wordings_met_in_the_field(text, entry, values):
     [finding] = read(text)
