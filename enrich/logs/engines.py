@@ -33,7 +33,8 @@ MARKS = {
     "sglang-jit": re.compile(r"\bsglang[\\/.]jit_kernel\b"),
     # training frameworks with their own tensor-parallel checks in sglang's words ("4 is not divisible
     # by 8"): Megatron (and Pai-Megatron-Patch), DeepSpeed, ColossalAI, by their paths and modules
-    "trainers": re.compile(r"[\\/](?:megatron|megatron_patch|deepspeed|colossalai)[\\/]|\b(?:megatron\.core|deepspeed\.(?:runtime|utils|moe)|colossalai)\b"),
+    "trainers": re.compile(r"[\\/](?:megatron|megatron_patch|deepspeed|colossalai)[\\/]"
+                           r"|\b(?:megatron\.core|deepspeed\.(?:runtime|utils|moe)|colossalai)\b"),
     # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
 }

@@ -254,7 +254,8 @@ def _search(pattern: re.Pattern, line: str) -> re.Match | None:
     for start in starts:
         opening = start.group().rfind("[")      # "`[metal::malloc] ...`": the bracket may be the message's
         typed = TYPE_LEAD.match(line, start.end())      # "`RuntimeError: Could not ...`": past the type
-        for at in ((start.start() + opening,) if opening >= 0 else ()) + (start.end(),) + ((typed.end(),) if typed else ()):
+        ats = ((start.start() + opening,) if opening >= 0 else ()) + (start.end(),) + ((typed.end(),) if typed else ())
+        for at in ats:
             m = pattern.match(line[at:])
             if m is not None:
                 return m

@@ -3,8 +3,8 @@
 "zsh: illegal hardware instruction" (or, for a job, "[1]  + 4242 abort      python serve.py"),
 macOS's "Abort trap: 6" or its crash report's "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)". The
 process died of that signal: nothing printed before it said why, or what was printed is the error
-(a Swift fatalError ends in SIGILL, an uncaught C++ exception in SIGABRT). Failing a report, prose or a title may say it:
-"a segmentation fault error", "crashes with SIGSEGV in libamdhip64.so"."""
+(a Swift fatalError ends in SIGILL, an uncaught C++ exception in SIGABRT). Failing a report, prose
+or a title may say it: "a segmentation fault error", "crashes with SIGSEGV in libamdhip64.so"."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ REPORT = re.compile(
     r"(?i:(?:^|(?<=[\s`'\"*(:]))(?P<core>segmentation fault|illegal instruction|bus error|aborted) +\(core dumped\))"
     r"|(?:^|(?<=[\s`'\"*(]))(?P<mac>Segmentation fault|Illegal instruction|Bus error|Abort trap): \d{1,2}\b"
     r"|(?:^|(?<=[\s`'\"*(]))zsh: (?P<zsh>segmentation fault|illegal hardware instruction|bus error|abort)\b"
-    r"|^\[\d+\] +(?:[+-] +)?(?:\d+ +)?(?P<zjob>segmentation fault|illegal hardware instruction|bus error|abort) {2,}\S"  # zsh: job, pid
+    r"|^\[\d+\] +(?:[+-] +)?(?:\d+ +)?"                                                   # zsh: job, pid
+    r"(?P<zjob>segmentation fault|illegal hardware instruction|bus error|abort) {2,}\S"
     r"|^\S.*: line \d+: +\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted)\b"   # bash: job, pid
     r"|^(?P<bare>Segmentation fault|Illegal instruction|Bus error|Aborted)\s*$"                        # dash, sh
     r"|^Exception Type: +EXC_\w+ +\((?P<crash>SIG(?:SEGV|BUS|ILL|ABRT))\)")                          # macOS's crash report
@@ -28,7 +29,7 @@ REPORT = re.compile(
 
 def killed_by(line: str) -> signal.Signals | None:
     """The signal a shell's report in the line names."""
-    if "ault" not in line and "nstruction" not in line and "rror" not in line and "bort" not in line and "EXC_" not in line:
+    if not any(word in line for word in ("ault", "nstruction", "rror", "bort", "EXC_")):
         return None
     m = REPORT.search(line)
     if m is None:
