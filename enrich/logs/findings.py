@@ -285,9 +285,10 @@ def _shell_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
 
 
 def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
-    """Prose or a title that says which signal the process died of, where nothing in the text is
-    explained: the first such line, partial (the crash itself is not shown)."""
-    if any(f.id for f in items):
+    """Prose or a title that says which signal the process died of, where the text shows no error
+    of its own (an error it printed says more, and advice in prose names signals too): the first
+    such line, partial (the crash itself is not shown)."""
+    if items:
         return []
     for number, line in lines:
         sig = told_of(line)

@@ -815,6 +815,9 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
      "slow->fast converters: ['AlbertTokenizer', 'BartTokenizer']\n",
      "transformers/tokenizer-backend", {}),
     ('Fix "triton.compiler.CompilationError" for codegened dropout code on H100\n', "triton/compilation-error", {}),
+    # FlashInfer 0.0.x-0.1.x's allocator, misspelt
+    ("[rank0]: RuntimeError: RuntimeError: Out of workspace memory in AlignedAlloactor\n",
+     "flashinfer/workspace-overflow", {}),
     # transformers' own words for the Hub's GatedRepoError, before the Hub's lines were appended
     ("OSError: You are trying to access a gated repo.\nMake sure to request access at "
      "https://huggingface.co/meta-llama/LlamaGuard-7b and pass a token having permission to this repo\n",

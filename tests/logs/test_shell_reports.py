@@ -92,6 +92,12 @@ def test_prose_that_names_no_signal_the_process_died_of(text):
     assert not any(ids(text))
 
 
+def test_advice_naming_a_signal_beside_an_error_of_the_texts_own():
+    text = ("subprocess.CalledProcessError: Command '['python', '-m', 'torch.distributed.run']' returned non-zero exit status 1.\n"
+            "Hi! For NCCL-related multi-GPU errors like SIGSEGV (exit code -11), we recommend NCCL_IB_DISABLE=1.\n")
+    assert not any(ids(text))
+
+
 def test_prose_naming_a_signal_adds_nothing_to_an_explained_error():
     text = ("The load segfaults sometimes, and otherwise stops with\n"
             "RuntimeError: CUDA error: out of memory\n")
