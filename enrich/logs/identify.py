@@ -29,6 +29,7 @@ PADDING = re.compile(r"(?<=\w) {8,}(?=\w)")
 RAISE = re.compile(r"raise ([\w.]+)\(")
 MAX_EMBEDDED = 6
 MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one
+ELISION = re.compile(r" ?(?:\.{3}|…)")
 
 
 @dataclass
@@ -131,7 +132,9 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     first = exc.message.split("\n", 1)[0]
     facts = to_facts(exc, exc.message, type_name)
     embedded = [first[m.end():] for n, m in zip(range(MAX_EMBEDDED), SEPARATOR.finditer(first))]
-    for text in dict.fromkeys((exc.message, first, first.strip("\"'`"), *embedded)):
+    elided = ELISION.search(first)         # "Tried to allocate ... etc": the poster left the rest out
+    before = [first[:elided.start()]] if elided else []
+    for text in dict.fromkeys((exc.message, first, first.strip("\"'`"), *embedded, *before)):
         normal = _normal(text.rstrip(".…"))
         if len(normal) < MIN_CUT:
             continue

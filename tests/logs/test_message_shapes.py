@@ -828,6 +828,11 @@ def test_wordings_met_in_the_field(text, entry, values):
     assert finding.id == entry and values.items() <= finding.values.items()
 
 
+def test_a_message_whose_values_the_poster_left_out():
+    [finding] = read("> torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ... etc\n")
+    assert finding.id == "torch/cuda-oom" and finding.partial
+
+
 def test_a_cjk_title_quoting_a_cut_message():
     """The message starts where CJK prose and its quotation mark give way to it, and stops short."""
     title = "# 报错“We couldn't connect to 'https://huggingface.co' to load this file.”， 需要科学上网才能加载Q-Former吗？\n"
