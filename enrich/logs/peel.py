@@ -41,7 +41,8 @@ TOKEN = re.compile(
 # after a timestamp only: syslog and journald's ``host unit[pid]:``
 SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
 # tokens never indented content: a timestamp, glog's, vLLM's "ERROR 06-29 13:11:30", a process tag
-STRONG = re.compile(rf" +(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d"
+# (after spaces or a tab: GitHub Actions' log viewer puts "<time> \t" before each line it copies)
+STRONG = re.compile(rf"[ \t]+(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d"
                     rf"|\([^()]*pid=|\[rank\d+\]:)")
 KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "pid", "compose", "label", "bar")
 CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper

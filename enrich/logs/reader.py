@@ -26,7 +26,8 @@ EXCEPTION = re.compile(
 ERROR_LINE = re.compile(
     r"(?:^|\s)(?P<type>(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception))(?:\((?P<inner>[\w.]+)\))?)"
     r":(?: +(?P<message>\S.*)|\s*$)")
-DEFINITION = re.compile(r"(?:async\s+)?def\s|class\s")     # Python code: "-> torch.Tensor:" ends a signature
+# Python code: "-> torch.Tensor:" ends a signature, on the def's line or on its own (") -> whisper.Whisper:")
+DEFINITION = re.compile(r"(?:async\s+)?def\s|class\s|\)\s*->\s")
 # an exception printed as its repr: ValueError('...'), IncompatibleTypeErrorImpl("...")
 REPR = re.compile(r"(?:^|(?<=[\s`'\"(:]))(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Impl|Failure)\w*)"
                   r"\((?P<q>['\"])(?P<message>.{8,}?)(?P=q)\)")

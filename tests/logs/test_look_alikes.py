@@ -383,3 +383,10 @@ def test_a_training_frameworks_tensor_parallel_check_is_not_sglangs():
     assert ids(megatron + error) == []
     rollout = '  File "/opt/sglang/python/sglang/srt/distributed/utils.py", line 31, in ensure_divisibility\n'
     assert ids(megatron + rollout + "    assert numerator % denominator == 0, \\\n" + error) == ["sglang/not-divisible"]
+
+
+def test_a_signatures_return_annotation_on_its_own_line_is_no_error():
+    """Python code pasted in an issue: a multi-line signature ends in ") -> whisper.Whisper:"."""
+    code = ("def load_model(\n    path_or_hf_repo: str,\n    dtype: mx.Dtype = mx.float32,\n"
+            ") -> whisper.Whisper:\n    model_path = Path(path_or_hf_repo)\n")
+    assert list(findings(io.StringIO(code))) == []

@@ -63,6 +63,9 @@ FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_work
      "trial_runner.py:1062 -- Trial lambda_c9d83_00000: Error processing event."),
     # progress bars overwritten with carriage returns
     ("progress 10%\rprogress 100%\rValueError: after bars", "", "ValueError: after bars"),
+    # GitHub Actions' log viewer copied: its time, a space and a tab, then the job's line
+    ("2026-09-03T19:49:04.3497440Z \t(EngineCore pid=1371) ERROR 09-03 19:44:07 [v1/engine/core.py:1330] "
+     "ValueError: Free memory on device cuda:0", "EngineCore pid=1371", "ValueError: Free memory on device cuda:0"),
 ])
 def test_a_wrapper_is_peeled_and_the_indentation_kept(raw, stream, content):
     assert strip_prefixes(raw) == (stream, content)
