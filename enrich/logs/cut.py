@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from enrich.catalog.regex import branches, syntax
+from enrich.catalog.regex import branches, captured, syntax
 
 MIN_LITERAL = 12          # letters and digits of fixed text the matched prefix must demand
 MIN_LITERAL_BEFORE_WILDCARD = 40
@@ -66,3 +66,8 @@ def cut_match(pattern: re.Pattern, text: str, sentence: bool = False) -> re.Matc
         if m is not None:
             return m
     return None
+
+
+def cut_values(m: re.Match) -> dict[str, str]:
+    """The values a cut match shows: a group the cut closed (empty where the text stops) has none."""
+    return {name: value for name, value in captured(m).items() if value}

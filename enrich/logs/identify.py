@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_runs, alternative_words, captured
 from enrich.facts import Facts
-from enrich.logs.cut import cut_match, prefixes
+from enrich.logs.cut import cut_match, cut_values, prefixes
 from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match, sites_at
@@ -146,7 +146,7 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
                 m = cut_match(entry.message, text) if _class_ok(entry, facts) else None
                 if m is not None:
                     entries[entry.id] = entry
-                    groups[entry.id] = captured(m)
+                    groups[entry.id] = cut_values(m)
         entries = {key: e for key, e in entries.items() if not refused_whole(e, text, exc.message)}
         if len(entries) != 1:
             continue

@@ -10,7 +10,7 @@ from itertools import islice
 
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs
-from enrich.logs.cut import cut_match
+from enrich.logs.cut import cut_match, cut_values
 from enrich.logs.engines import only
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
@@ -79,7 +79,18 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     if wrapped and not found:
         found = _retyped(lines, catalog, engines)
     text_of = dict(lines)
-    return [m for m in found if not PLACEHOLDER.search(m.text) and not _warned(text_of.get(m.line, ""), m.text)]
+    return [m for m in found if not PLACEHOLDER.search(m.text) and not _warned(text_of.get(m.line, ""), m.text)
+            and _one_program(m, catalog, engines)]
+
+
+def _one_program(mention: Mention, catalog: Catalog, engines: frozenset[str]) -> bool:
+    """No other program's entry reads the same words (sglang's copies of vLLM's checks), or the
+    text shows the program: the words alone do not say which of two programs raised them."""
+    program = mention.entry_id.split("/", 1)[0]
+    if program in engines:
+        return True
+    return not any(e.id.split("/", 1)[0] != program and _search(e.message, mention.text) is not None
+                   for e in _worded(catalog.index, mention.text))
 
 
 def _warned(line: str, quote: str) -> bool:
@@ -137,8 +148,8 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, engines: frozenset[
                 spans = [q.group(2) for q in QUOTED.finditer(line)]
                 m = next((c for c in (cut_match(folded, span) for span in spans) if c is not None), None)
             if m is not None:
-                out.append(Mention(number, entry.id, m.group(0), captured(m),
-                                   m.re is not folded))
+                cut = m.re is not folded
+                out.append(Mention(number, entry.id, m.group(0), cut_values(m) if cut else captured(m), cut))
                 break
     return out
 
@@ -188,7 +199,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[s
     for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
         m = cut_match(entry.message, line)
         if m is not None and not _needs_site(entry, engines):
-            return [Mention(number, entry.id, line, captured(m), True)]
+            return [Mention(number, entry.id, line, cut_values(m), True)]
     dropped = {}                 # a shortened title -> the words it dropped
     if line.startswith("# "):
         title = CJK_AFTER_ASCII.sub(" ", line[2:])      # "shared memory的报错": the poster's words begin there
@@ -210,7 +221,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[s
             [(entry, m)] = matched.values()
             if _needs_site(entry, engines):
                 return []
-            return [Mention(number, entry.id, span, captured(m), True)]
+            return [Mention(number, entry.id, span, cut_values(m), True)]
     return []
 
 
@@ -259,4 +270,11 @@ def _search(pattern: re.Pattern, line: str) -> re.Match | None:
             m = pattern.match(line[at:])
             if m is not None:
                 return m
+    # a message quoted whole, which the pattern says ends there ("`AssertionError: 16 is not divisible by 6`")
+    for quote in QUOTED.finditer(line):
+        span = quote.group(2)
+        typed = TYPE_LEAD.match(span)
+        m = pattern.fullmatch(span) or (pattern.fullmatch(span[typed.end():]) if typed else None)
+        if m is not None:
+            return m
     return None

@@ -332,6 +332,11 @@ def test_a_bare_divisibility_assert_is_vllms_in_a_text_that_shows_only_vllm():
     assert ids(quote + worker)[0] == "vllm/not-divisible"
     sglang = "[2025-08-31 04:18:45 TP2] Scheduler hit an exception: Traceback (most recent call last):\n"
     assert "vllm/not-divisible" not in ids(quote + worker + sglang)     # two engines shown: neither is sure
+    # quoted mid-sentence, in a text that shows no engine: sglang's words as well, so neither entry
+    mid = "fails with errors like `AssertionError: 16 is not divisible by 3` when serving with TP 3\n"
+    assert ids(mid) == []
+    assert ids(mid + worker) == ["vllm/not-divisible"]
+    assert ids(mid + sglang.replace("Traceback (most recent call last):", "")) == ["sglang/not-divisible"]
 
 
 def test_llama_cpps_own_cuda_check_is_not_torchs():

@@ -96,6 +96,15 @@ def test_message_cut_mid_list():
     assert finding.id and finding.id.startswith("mlx/load-weights")
 
 
+def test_a_value_the_cut_left_out_is_not_shown_empty():
+    """mlx's list cut before its first name: the fix that quotes the first name is left out
+    rather than shown with nothing in it."""
+    [finding] = read("Error: Failed to load model from /m:\nReceived 126 parameters not in model:\n")
+    assert finding.id == "mlx/load-weights-unexpected"
+    assert "first" not in finding.values
+    assert finding.fixes and not any("first:" in fix for fix in finding.fixes)
+
+
 @pytest.mark.parametrize("line, kind", [
     ("[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation "
      "timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, Timeout(ms)=600000) ran "
