@@ -89,8 +89,8 @@ def _one_program(mention: Mention, catalog: Catalog, engines: frozenset[str]) ->
     program = mention.entry_id.split("/", 1)[0]
     if program in engines:
         return True
-    return not any(e.id.split("/", 1)[0] != program and _search(e.message, mention.text) is not None
-                   for e in _worded(catalog.index, mention.text))
+    return not any(e.id.split("/", 1)[0] != program and (m := _search(e.message, mention.text)) is not None
+                   and m.group(0) == mention.text for e in _worded(catalog.index, mention.text))
 
 
 def _warned(line: str, quote: str) -> bool:
@@ -182,12 +182,33 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], eng
             continue
         head, tail = line.rstrip(), following[0].strip()
         known = [text for n, text in lines[i + 1:i + 3] if n in seen]    # lines that quote a message of their own
-        for joined in (head + " " + tail, head + tail, "\n".join([head, *following])):
+        block = "\n".join([head, *following])
+        if following[-1].rstrip().endswith(",") and any(t.rstrip().endswith(":") for t in (head, *following)):
+            # a list announced by a colon, printed one item per line: all its items
+            block = "\n".join([block, *_listed(lines, i + 1 + len(following))])
+            joins = (block, head + " " + tail, head + tail)
+        else:
+            joins = (head + " " + tail, head + tail, block)
+        for joined in joins:
             found = [m for m in mentions([(number, joined)], catalog, wrapped=False, engines=engines)
                      if not any(m.text in text for text in known)]
             if found:
                 out += found
                 break
+    return out
+
+
+MAX_LISTED = 64       # items of a list printed one per line, read with the line that announces it
+
+
+def _listed(lines: list[tuple[int, str]], start: int) -> list[str]:
+    """The items of a list printed one per line from ``start`` on ("name,"), the last one too: an
+    entry may tell its error by all the names ("every one a quantization scale")."""
+    out = []
+    for _, text in lines[start:start + MAX_LISTED]:
+        out.append(text)
+        if not text.rstrip().endswith(","):
+            break
     return out
 
 

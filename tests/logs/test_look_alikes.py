@@ -368,12 +368,20 @@ def test_mlx_vlms_model_type_message_names_its_own_module():
     assert ids("ValueError: Model type prism_hadamard_qwen35 not supported.\n") == ["mlx-lm/model-type-unsupported"]
 
 
-@pytest.mark.parametrize("cls", ["ChatGLMTokenizer", "QWenTokenizer", "BaichuanTokenizer", "InternLM2Tokenizer"])
+@pytest.mark.parametrize("cls", ["ChatGLMTokenizer", "QWenTokenizer", "BaichuanTokenizer", "InternLM2Tokenizer",
+                                 "XgenTokenizer", "MossTokenizer"])
 def test_a_remote_code_repositorys_tokenizer_class_is_no_missing_release(cls):
     """Those classes live in the model repository's own code, in no transformers release: an
     upgrade does not bring them (trust_remote_code does)."""
     assert ids(f"ValueError: Tokenizer class {cls} does not exist or is not currently imported.\n") == []
-    assert ids("ValueError: Tokenizer class Qwen2Tokenizer does not exist or is not currently imported.\n") == \
+
+
+@pytest.mark.parametrize("cls", ["Qwen2Tokenizer", "GemmaTokenizerFast", "TokenizersBackend", "LLaMATokenizer",
+                                 "CodeLLaMATokenizer"])
+def test_a_tokenizer_class_of_a_release_or_its_misspelling_is_a_missing_release(cls):
+    """A class some transformers release has, in any case: an upgrade brings it, or the name is a
+    misspelling of it that tokenizer_config.json should correct."""
+    assert ids(f"ValueError: Tokenizer class {cls} does not exist or is not currently imported.\n") == \
         ["transformers/tokenizer-class-unknown"]
 
 
