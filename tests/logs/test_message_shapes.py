@@ -96,6 +96,18 @@ def test_message_cut_mid_list():
     assert finding.id and finding.id.startswith("mlx/load-weights")
 
 
+def test_a_list_printed_one_name_per_line_is_read_whole():
+    """mlx's unexpected names sort a layer's biases and scales before its weight: only the whole
+    list says whether every one is a quantization tensor (jundot/omlx#663)."""
+    names = [f"language_model.model.layers.0.switch_mlp.down_proj.{n}," for n in ("biases", "scales", "weight")]
+    head = "2026-04-08 11:17:52,064 - omlx.server - WARNING - POST /load → 500: Received 270 parameters not in model:\n"
+    assert [f.id for f in read("Log:\n" + head + "\n".join(names) + "\nlanguage_model.model.la\n")] == \
+        ["mlx/load-weights-unexpected"]
+    quantized = "\n".join(n.replace("weight", "scales") for n in names)
+    assert [f.id for f in read("Log:\n" + head + quantized + "\nlanguage_model.model.la\n")] == \
+        ["mlx/load-weights-quantized-unexpected"]
+
+
 def test_a_value_the_cut_left_out_is_not_shown_empty():
     """mlx's list cut before its first name: the fix that quotes the first name is left out
     rather than shown with nothing in it."""
