@@ -843,6 +843,10 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     ("OSError: You are trying to access a gated repo.\nMake sure to request access at "
      "https://huggingface.co/meta-llama/LlamaGuard-7b and pass a token having permission to this repo\n",
      "transformers/repo-not-found", {"gated_repo": "meta-llama/LlamaGuard-7b"}),
+    # the Hub's 403 for a file of a gated repository, before huggingface_hub names it GatedRepoError
+    ("HTTPError: 403 Client Error: Forbidden for url: "
+     "https://huggingface.co/meta-llama/Meta-Llama-3-8B-Instruct/resolve/main/config.json\n",
+     "transformers/repo-not-found", {"gated_repo": "meta-llama/Meta-Llama-3-8B-Instruct"}),
 ])
 def test_wordings_met_in_the_field(text, entry, values):
     [finding] = read(text)
