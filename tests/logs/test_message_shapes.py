@@ -847,6 +847,10 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     ("HTTPError: 403 Client Error: Forbidden for url: "
      "https://huggingface.co/meta-llama/Meta-Llama-3-8B-Instruct/resolve/main/config.json\n",
      "transformers/repo-not-found", {"gated_repo": "meta-llama/Meta-Llama-3-8B-Instruct"}),
+    # NCCL's words without torch's ", NCCL version": cupy's "NCCL Error N:", vLLM's pynccl
+    ("RuntimeError: NCCL Error 3: internal error - please report this issue to the NCCL developers\n",
+     "torch/nccl-internal-error", {}),
+    ("RuntimeError: NCCL error: remote process exited or there was a network error\n", "torch/nccl-remote-error", {}),
 ])
 def test_wordings_met_in_the_field(text, entry, values):
     [finding] = read(text)
