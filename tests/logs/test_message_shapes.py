@@ -851,6 +851,9 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     ("RuntimeError: NCCL Error 3: internal error - please report this issue to the NCCL developers\n",
      "torch/nccl-internal-error", {}),
     ("RuntimeError: NCCL error: remote process exited or there was a network error\n", "torch/nccl-remote-error", {}),
+    # NCCL's "Last error" line quoted in a title that goes on
+    ("# [Bug]: NCCL fails with Cuda failure 'operation not supported' on torchrun with vLLM\n",
+     "torch/nccl-cuda-error", {}),
 ])
 def test_wordings_met_in_the_field(text, entry, values):
     [finding] = read(text)
