@@ -860,6 +860,19 @@ def test_wordings_met_in_the_field(text, entry, values):
     assert finding.id == entry and values.items() <= finding.values.items()
 
 
+def test_cudas_name_for_an_illegal_address_told_in_prose():
+    """sgl-project/sglang#24361: the error by its CUDA runtime name, in a text that names the engine;
+    not in a text that names none, and not twice beside torch's own lines."""
+    told = "sglang 0.5.10: the scheduler crashes with `cudaErrorIllegalAddress` inside `flashinfer.prefill.plan`\n"
+    [finding] = read(told)
+    assert finding.id == "torch/cuda-illegal-address" and finding.kind == "mention"
+    assert read(told.replace("sglang 0.5.10", "our server").replace("flashinfer.prefill.plan", "the planner")) == []
+    printed = ("RuntimeError: CUDA error: an illegal memory access was encountered\n"
+               "Search for `cudaErrorIllegalAddress' in https://docs.nvidia.com/cuda/cuda-runtime-api/"
+               "group__CUDART__TYPES.html for more information.\n")
+    assert [f.id for f in read(told + printed)] == ["torch/cuda-illegal-address"]
+
+
 def test_a_message_whose_values_the_poster_left_out():
     [finding] = read("> torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ... etc\n")
     assert finding.id == "torch/cuda-oom" and finding.partial
