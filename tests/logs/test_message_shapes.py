@@ -854,6 +854,22 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     # NCCL's "Last error" line quoted in a title that goes on
     ("# [Bug]: NCCL fails with Cuda failure 'operation not supported' on torchrun with vLLM\n",
      "torch/nccl-cuda-error", {}),
+    # transformers 4.4x's wording before "chat template functions"
+    ("ValueError: Cannot use apply_chat_template() because tokenizer.chat_template is not set and no template "
+     "argument was passed! For information about writing templates, see the docs\n",
+     "mlx-lm/chat-template-missing", {}),
+    # urllib3's DNS failure for the Hub's host, the tail of requests' ConnectionError in a title
+    ("# ConnectionError: Failed to resolve \\'huggingface.co\\' ([Errno 11001] getaddrinfo failed)\"))\')\n",
+     "transformers/hub-unreachable", {"endpoint": "huggingface.co"}),
+    # tl.dot's operand check, quoted without frames in a text that names Triton
+    ("Triton matmul fails: AssertionError('All values in both first input shape ([constexpr[16], constexpr[8]]) "
+     "and second input shape ([constexpr[8], constexpr[16]]) must be >= 16!')\n", "triton/compilation-error", {}),
+    # ptxas's line without its name under vLLM, whose run-time kernels are Triton's
+    ("$ vllm serve nvidia/Cosmos-Reason2-2B\nValue 'sm_121a' is not defined for option 'gpu-name'\n",
+     "triton/ptxas-unknown-arch", {"arch": "sm_121a"}),
+    # mlx's early wording: no count, the names on one line, every one a quantization tensor
+    ("ValueError: Received parameters not in model: lm_head.scales lm_head.biases.\n",
+     "mlx/load-weights-quantized-unexpected", {"first": "lm_head.scales"}),
 ])
 def test_wordings_met_in_the_field(text, entry, values):
     [finding] = read(text)
