@@ -870,6 +870,9 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     # mlx's early wording: no count, the names on one line, every one a quantization tensor
     ("ValueError: Received parameters not in model: lm_head.scales lm_head.biases.\n",
      "mlx/load-weights-quantized-unexpected", {"first": "lm_head.scales"}),
+    # Metal's status code alone, in a text that names MLX
+    ("# MLX backend grows Metal memory over time and aborts with `kIOGPUCommandBufferCallbackErrorOutOfMemory`\n",
+     "mlx/metal-command-buffer-oom", {}),
 ])
 def test_wordings_met_in_the_field(text, entry, values):
     [finding] = read(text)
