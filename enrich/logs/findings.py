@@ -29,6 +29,8 @@ CHAIN = 8            # links of a chain looked along for the exception that expl
 AGAIN = 80           # lines within which a cut traceback may be printed again, whole
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry knows them
+# the package whose lookup failed, and the name it looked up ("mlx_vlm.models.gemma4")
+MISSING_MODULE = re.compile(r"\bNo module named [\x27\"](\w+)\.[\w.]*?([\w-]+)[\x27\"]")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # an error that says another one, printed before it, is the real one
 REFERS_ABOVE = re.compile(r"(?i)(?:see|check)\b[^.]{0,40}\babove\b|root cause above|above for the root cause"
@@ -212,18 +214,21 @@ def _explain(f: Finding, entry, values: dict, text: str) -> None:
 
 
 def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) -> None:
-    """A message printed without frames, whose traceback follows it: when those frames run in a
-    sibling package of the entry's (mlx_audio's copy of an mlx_lm check), the entry is not it."""
+    """A message printed without frames, whose traceback follows it, or beside the import error
+    of the lookup that raised it: when those frames or that module are a sibling package's of
+    the entry's (mlx_audio's or mlx_embeddings' copy of an mlx_lm check), the entry is not it."""
     tracebacks = [(e.line, {f.module.split(".", 1)[0] for f in e.frames}) for e in found if e.frames]
+    imports = [(e.line, m.group(1), m.group(2)) for e in found if (m := MISSING_MODULE.search(e.message))]
     for f in items:
-        if not f.id or f.kind == "exception" or not catalog.entries[f.id].sites:
+        if not f.id or f.site or not catalog.entries[f.id].sites:
             continue
         owner = catalog.entries[f.id].site_packages
-        near = [packages for line, packages in tracebacks if 0 < line - f.line <= NEAR]
+        near = [packages for line, packages in tracebacks if 0 < line - f.line <= NEAR][:1]
+        near += [{package} for line, package, name in imports if abs(line - f.line) <= NEAR and name in f.message]
         # a sibling shares the owner's family (mlx_audio beside mlx_lm); a package built on the
         # owner itself (mlx_vlm calling mlx's load_weights) is its caller, not a copy
         families = {o.split("_")[0] for o in owner if "_" in o}
-        if near and not owner & near[0] and any(p.split("_")[0] in families for p in near[0]):
+        if any(not owner & packages and any(p.split("_")[0] in families for p in packages) for packages in near):
             _forget(f)
 
 

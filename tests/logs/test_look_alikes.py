@@ -368,6 +368,19 @@ def test_mlx_vlms_model_type_message_names_its_own_module():
     assert ids("ValueError: Model type prism_hadamard_qwen35 not supported.\n") == ["mlx-lm/model-type-unsupported"]
 
 
+def test_a_model_type_lookup_whose_import_error_names_a_sibling_package():
+    """mlx-embeddings and mlx-vlm print mlx-lm's words after their own import fails: the module
+    their lookup looked for says whose it was (Blaizzy/mlx-embeddings#65)."""
+    copy = ("ERROR:root:Model type gemma4 not supported.\n"
+            "ModuleNotFoundError: No module named 'mlx_embeddings.models.gemma4'\n"
+            "ValueError: Model type gemma4 not supported.\n")
+    assert ids(copy) == []
+    own = copy.replace("mlx_embeddings", "mlx_lm")
+    assert "mlx-lm/model-type-unsupported" in ids(own)
+    other = copy.replace("mlx_embeddings.models.gemma4", "mlx_vlm.models.qwen2_vl")   # another lookup's failure
+    assert "mlx-lm/model-type-unsupported" in ids(other)
+
+
 @pytest.mark.parametrize("cls", ["ChatGLMTokenizer", "QWenTokenizer", "BaichuanTokenizer", "InternLM2Tokenizer",
                                  "XgenTokenizer", "MossTokenizer"])
 def test_a_remote_code_repositorys_tokenizer_class_is_no_missing_release(cls):
