@@ -8,6 +8,7 @@ import re
 TRACEBACK = "Traceback (most recent call last):"
 BOX = "│╭╰┌└├┃"
 RICH_HEADER = re.compile(r"^[╭┌].*Traceback")
+PANEL_BORDERS = re.compile(r"^[│┃] ?|\s*[│┃]\s*$")
 RICH_FRAME = re.compile(r"^│ (?P<path>\S+?):(?P<line>\d+) in (?P<func>[\w<>.]+)\s*│?\s*$")
 RICH_SOURCE = re.compile(r"^│ ❱ *\d+ │(?P<source>.*?)\s*│?\s*$")
 COLLAPSED = re.compile(r" (?=File \"[^\"]+\", line \d+)|(?<=\S) (?=Traceback \(most recent call last\):)"
@@ -18,8 +19,11 @@ EXCEPTION_START = re.compile(r"(?:^|(?<=\s))(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exc
                              r"(?:\([\w.]+\))?:(?: |$)")
 
 
-def rich_line(content: str) -> str:
-    """A line of rich's boxed traceback as Python prints it; the box itself goes."""
+def rich_line(content: str, panel: bool = False) -> str:
+    """A line of rich's boxed traceback as Python prints it; the box itself goes. ``panel``: the
+    box is a panel of text (Modal's "Error" box), whose lines are kept without their borders."""
+    if panel:
+        return PANEL_BORDERS.sub("", content) if content[0] in "│┃" else ""
     m = RICH_FRAME.match(content)
     if m:
         return f'  File "{m["path"]}", line {m["line"]}, in {m["func"]}'

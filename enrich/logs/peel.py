@@ -17,7 +17,7 @@ import re
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
-from enrich.logs.paste import BOX, TRACEBACK, rich_line, split_collapsed
+from enrich.logs.paste import BOX, RICH_HEADER, TRACEBACK, rich_line, split_collapsed
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
                   r"|\^\[\[(?:\d{1,3};)*\d{1,3}m"                  # ESC as an editor shows it, "^["
@@ -211,6 +211,7 @@ class Peeler:
         self.pads: dict[str, int | None] = {"outer": None, "inner": None}   # pytest's E column, per level
         self.tags: set[str] = set()            # repeated prefixes learnt so far
         self.previous = ""                     # the last line put together (CRI/docker pieces joined)
+        self.panel = False                     # inside a box of text, not a traceback's
 
     @property
     def pending(self) -> bool:
@@ -289,8 +290,10 @@ class Peeler:
             content, streams, level = unwrap(self._pytest(content, "inner", following))
         else:
             self.pads["inner"] = None        # the column ended
-        if content[:1] in BOX:
-            content = rich_line(content)
+        if content and content[0] in BOX:
+            if content[0] in "╭┌╰└":          # a box opens (a traceback's, or a panel of text) or closes
+                self.panel = content[0] in "╭┌" and RICH_HEADER.match(content) is None
+            content = rich_line(content, self.panel)
         elif content.lstrip()[:3] in ("```", "~~~"):
             fence = FENCE.match(content)
             content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block

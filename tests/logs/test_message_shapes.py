@@ -96,6 +96,18 @@ def test_message_cut_mid_list():
     assert finding.id and finding.id.startswith("mlx/load-weights")
 
 
+def test_a_panel_of_text_keeps_its_lines_a_traceback_box_its_frames():
+    """Modal's "Error" panel holds the message (dottxt-ai/outlines#1024); rich's traceback box holds
+    frames and source, whose other lines are code."""
+    panel = ("╭─ Error ─────────────────────────╮\n"
+             "│ Image build failed with the exception:          │\n"
+             "│ OSError('You are trying to access a gated repo.\\nMake sure to have access to it at │\n"
+             "╰─────────────────────────────────╯\n")
+    assert [f.id for f in read(panel)] == ["transformers/repo-not-found"]
+    boxed = panel.replace("╭─ Error ─", "╭─ Traceback (most recent call last) ─")
+    assert "transformers/repo-not-found" not in [f.id for f in read(boxed)]
+
+
 def test_a_list_printed_one_name_per_line_is_read_whole():
     """mlx's unexpected names sort a layer's biases and scales before its weight: only the whole
     list says whether every one is a quantization tensor (jundot/omlx#663)."""
@@ -851,6 +863,10 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     ("RuntimeError: NCCL Error 3: internal error - please report this issue to the NCCL developers\n",
      "torch/nccl-internal-error", {}),
     ("RuntimeError: NCCL error: remote process exited or there was a network error\n", "torch/nccl-remote-error", {}),
+    # other programs' own NCCL checks: TensorRT-LLM's and FasterTransformer's file and line, RAPIDS raft's
+    ("Failed, NCCL error /src/tensorrt_llm/cpp/plugins/allreducePlugin.cpp:295 'internal error - please report "
+     "this issue to the NCCL developers'\n", "torch/nccl-internal-error", {}),
+    ("RuntimeError: NCCL_ERROR: b'unhandled system error'\n", "torch/nccl-system-error", {}),
     # NCCL's "Last error" line quoted in a title that goes on
     ("# [Bug]: NCCL fails with Cuda failure 'operation not supported' on torchrun with vLLM\n",
      "torch/nccl-cuda-error", {}),
