@@ -886,6 +886,11 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     # mlx's early wording: no count, the names on one line, every one a quantization tensor
     ("ValueError: Received parameters not in model: lm_head.scales lm_head.biases.\n",
      "mlx/load-weights-quantized-unexpected", {"first": "lm_head.scales"}),
+    # MLX Swift's forms of the load checks: unhandledKeys (every key a quantization tensor), mismatchedSize's description
+    ('"Failed: unhandledKeys(base: "Embedding", keys: ["biases", "scales"])\n',
+     "mlx/load-weights-quantized-unexpected", {"first": "biases"}),
+    ("Mismatched parameter language_model.model.per_layer_model_projection.weight in Gemma4Model.ScaledLinear shape. "
+     "Actual [8960, 192], expected [8960, 1536]\n", "mlx/load-weights-shape", {"received": "8960, 192"}),
     # Metal's status code alone, in a text that names MLX
     ("# MLX backend grows Metal memory over time and aborts with `kIOGPUCommandBufferCallbackErrorOutOfMemory`\n",
      "mlx/metal-command-buffer-oom", {}),
