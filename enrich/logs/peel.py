@@ -82,23 +82,23 @@ class Line:
 def unwrap(text: str) -> tuple[str, list[str], str]:
     """(content, streams, level) of one decoded line: every prefix token peeled."""
     streams: list[str] = []
-    level, pos, after_time = "", 0, False
+    level, pos, after_time, after_tag = "", 0, False, False
     n = len(text)
     if text[:1] == " " and STRONG.match(text):     # a pasted block indented as a whole
         pos = len(text) - len(text.lstrip(" "))
     while pos < n:
-        token = _token(text, pos, after_time)
+        token = _token(text, pos, after_time, after_tag)
         if token is None:
             break
         end, stream, token_level, is_time = token
         if stream:
             streams.append(stream)
         level = token_level or level
-        after_time = is_time
+        after_time, after_tag = is_time, bool(stream)
         spaces = end
         while spaces < n and text[spaces] in " \t":      # Ray's logger puts a tab after its time
             spaces += 1
-        if spaces < n and _token(text, spaces, after_time) is not None and not _indented_words(text, end, spaces):
+        if spaces < n and _token(text, spaces, after_time, after_tag) is not None and not _indented_words(text, end, spaces):
             pos = spaces
             continue
         pos = end + (1 if spaces > end else 0)    # one separator goes, the indentation stays
@@ -114,8 +114,10 @@ def _indented_words(text: str, end: int, start: int) -> bool:
     return start - end > 1 and text[start] == "(" and STRONG.match(text, end) is None
 
 
-def _token(text: str, pos: int, after_time: bool) -> tuple[int, str, str, bool] | None:
-    """(end, stream, level, is_time) of a metadata token at ``pos``; None where content starts."""
+def _token(text: str, pos: int, after_time: bool, after_tag: bool = False) -> tuple[int, str, str, bool] | None:
+    """(end, stream, level, is_time) of a metadata token at ``pos``; None where content starts.
+    ``after_tag``: a process tag came just before (a launcher's "201: " rank label under a
+    collector's "sglang-1  | ")."""
     if after_time:
         m = SYSLOG_TAG.match(text, pos) or CRI_TAG.match(text, pos)
         if m:
@@ -136,7 +138,7 @@ def _token(text: str, pos: int, after_time: bool) -> tuple[int, str, str, bool] 
         return m.end(), "", m["glog"], False
     if kind == "location":
         return m.end(), "", "", False
-    if kind == "label" and pos:
+    if kind == "label" and pos and not after_tag:
         return None
     if kind == "bar":
         return m.end(), "", "", False

@@ -416,3 +416,11 @@ def test_a_signatures_return_annotation_on_its_own_line_is_no_error():
     code = ("def load_model(\n    path_or_hf_repo: str,\n    dtype: mx.Dtype = mx.float32,\n"
             ") -> whisper.Whisper:\n    model_path = Path(path_or_hf_repo)\n")
     assert list(findings(io.StringIO(code))) == []
+
+
+def test_flashinfers_old_dispatch_wording_is_known_only_whole():
+    """0.0.x's "failed to dispatch with dtype": a title about another failure of the same kernel
+    ("... failed with error invalid argument") does not start it."""
+    assert ids("RuntimeError: BatchPrefillWithPagedKVCache failed to dispatch with dtype Half\n") == \
+        ["flashinfer/no-kernel-config"]
+    assert ids("# [Bug]: BatchPrefillWithPagedKVCache failed with error invalid argument\n") == []

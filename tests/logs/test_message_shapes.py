@@ -891,6 +891,8 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
      "mlx/load-weights-quantized-unexpected", {"first": "biases"}),
     ("Mismatched parameter language_model.model.per_layer_model_projection.weight in Gemma4Model.ScaledLinear shape. "
      "Actual [8960, 192], expected [8960, 1536]\n", "mlx/load-weights-shape", {"received": "8960, 192"}),
+    # FlashInfer 0.0.x's dispatch over dtypes and head dims, named after the dtype
+    ("RuntimeError: BatchPrefillWithPagedKVCache failed to dispatch with dtype Half\n", "flashinfer/no-kernel-config", {}),
     # Metal's status code alone, in a text that names MLX
     ("# MLX backend grows Metal memory over time and aborts with `kIOGPUCommandBufferCallbackErrorOutOfMemory`\n",
      "mlx/metal-command-buffer-oom", {}),

@@ -66,6 +66,8 @@ FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_work
     # GitHub Actions' log viewer copied: its time, a space and a tab, then the job's line
     ("2026-09-03T19:49:04.3497440Z \t(EngineCore pid=1371) ERROR 09-03 19:44:07 [v1/engine/core.py:1330] "
      "ValueError: Free memory on device cuda:0", "EngineCore pid=1371", "ValueError: Free memory on device cuda:0"),
+    # a launcher's rank label ("201: ") under a collector's service tag
+    ("trainer-1  | 201:     torch.distributed.barrier()", "trainer-1 201", "    torch.distributed.barrier()"),
 ])
 def test_a_wrapper_is_peeled_and_the_indentation_kept(raw, stream, content):
     assert strip_prefixes(raw) == (stream, content)
