@@ -17,7 +17,7 @@ import re
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
-from enrich.logs.paste import BOX, RICH_HEADER, TRACEBACK, rich_line, split_collapsed
+from enrich.logs.paste import BOX, RICH_HEADER, RICH_PATH_PART, TRACEBACK, rich_line, split_collapsed
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
                   r"|\^\[\[(?:\d{1,3};)*\d{1,3}m"                  # ESC as an editor shows it, "^["
@@ -94,10 +94,12 @@ def unwrap(text: str) -> tuple[str, list[str], str]:
         if stream:
             streams.append(stream)
         level = token_level or level
-        after_time, after_tag = is_time, bool(stream)
         spaces = end
         while spaces < n and text[spaces] in " \t":      # Ray's logger puts a tab after its time
             spaces += 1
+        # a label right after a time or a process tag is a launcher's under a collector's ("sglang-1  | 201: ",
+        # "<time> 201: "); indented, it is content
+        after_time, after_tag = is_time, (is_time or bool(stream)) and spaces - end <= 1
         if spaces < n and _token(text, spaces, after_time, after_tag) is not None and not _indented_words(text, end, spaces):
             pos = spaces
             continue
@@ -116,8 +118,8 @@ def _indented_words(text: str, end: int, start: int) -> bool:
 
 def _token(text: str, pos: int, after_time: bool, after_tag: bool = False) -> tuple[int, str, str, bool] | None:
     """(end, stream, level, is_time) of a metadata token at ``pos``; None where content starts.
-    ``after_tag``: a process tag came just before (a launcher's "201: " rank label under a
-    collector's "sglang-1  | ")."""
+    ``after_tag``: a time or a process tag came just before (a launcher's "201: " rank label
+    under a collector's "sglang-1  | ")."""
     if after_time:
         m = SYSLOG_TAG.match(text, pos) or CRI_TAG.match(text, pos)
         if m:
@@ -214,10 +216,12 @@ class Peeler:
         self.tags: set[str] = set()            # repeated prefixes learnt so far
         self.previous = ""                     # the last line put together (CRI/docker pieces joined)
         self.panel = False                     # inside a box of text, not a traceback's
+        self.path_head = ""                    # a frame's path rich wrapped onto the next line
 
     @property
     def pending(self) -> bool:
-        return bool(self.partial)
+        """A line is still to come: a CRI or docker piece, or the rest of a frame rich wrapped."""
+        return bool(self.partial or self.path_head)
 
     def peel(self, number: int, raw: str, neighbours: tuple[str, ...] = ()) -> list[Line]:
         text = raw.rstrip("\n")
@@ -295,7 +299,12 @@ class Peeler:
         if content and content[0] in BOX:
             if content[0] in "╭┌╰└":          # a box opens (a traceback's, or a panel of text) or closes
                 self.panel = content[0] in "╭┌" and RICH_HEADER.match(content) is None
-            content = rich_line(content, self.panel)
+            head, self.path_head = self.path_head, ""
+            part = None if self.panel else RICH_PATH_PART.match(content)
+            if part is not None:
+                self.path_head, content = part["path"], ""
+            else:
+                content = rich_line(content, self.panel, head)
         elif content.lstrip()[:3] in ("```", "~~~"):
             fence = FENCE.match(content)
             content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block
