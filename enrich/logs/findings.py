@@ -368,7 +368,7 @@ def _fold(items: list[Finding]) -> None:
         text = NUMBER.sub("#", f.message)
         quotes_another = any(m != firsts[n] and len(m) >= 16 and m in text for i, m in enumerate(firsts) if i != n)
         if (f.wrapper             # it only wraps another error: never the root cause itself
-                or (not f.id and (quotes_another or (identified and f.kind != "exception")
+                or (not f.id and (quotes_another or (identified and (f.kind != "exception" or not f.message))
                                   or (exceptions and f.kind == "log")
                                   or (len(items) > 1 and (REFERS_ABOVE.search(f.message)
                                                           or f.exception.rsplit(".", 1)[-1].split("(")[0] in CARRIERS))
@@ -376,9 +376,9 @@ def _fold(items: list[Finding]) -> None:
             f.root_cause = False
     _nccl_unwinding(items)
     roots = [f for f in items if f.root_cause]
-    if not roots:              # nothing stands out: every finding but a wrapper is its own root
-        for f in items:
-            f.root_cause = not f.wrapper
+    if not roots:              # nothing stands out: every finding but a wrapper (or a traceback cut to
+        for f in items:        # nothing, beside an identified error) is its own root
+            f.root_cause = not f.wrapper and not (identified and not f.id and not f.message)
         return
     for f in items:
         if not f.root_cause:

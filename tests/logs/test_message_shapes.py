@@ -108,6 +108,19 @@ def test_a_panel_of_text_keeps_its_lines_a_traceback_box_its_frames():
     assert "transformers/repo-not-found" not in [f.id for f in read(boxed)]
 
 
+def test_a_traceback_cut_to_nothing_is_not_the_root_beside_an_identified_error():
+    """vllm-project/vllm#17813: the worker's NCCL error, quoted by the engine's wrapper, then the
+    CLI's own traceback cut before any message: the cut one says nothing and is not the root."""
+    text = ('  File "/vllm/v1/executor/multiproc_executor.py", line 185, in collective_rpc\n'
+            "    raise RuntimeError(\n"
+            "RuntimeError: Worker failed with error 'NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO "
+            "for details)', please check the stack trace above for the root cause\n"
+            "Traceback (most recent call last):\n"
+            '  File "/bin/vllm", line 8, in <module>\n'
+            "    sys.exit(main())\n")
+    assert [f.id for f in read(text)] == ["torch/nccl-cuda-error"]
+
+
 def test_a_list_printed_one_name_per_line_is_read_whole():
     """mlx's unexpected names sort a layer's biases and scales before its weight: only the whole
     list says whether every one is a quantization tensor (jundot/omlx#663)."""
