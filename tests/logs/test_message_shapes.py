@@ -902,6 +902,8 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     # MLX Swift's forms of the load checks: unhandledKeys (every key a quantization tensor), mismatchedSize's description
     ('"Failed: unhandledKeys(base: "Embedding", keys: ["biases", "scales"])\n',
      "mlx/load-weights-quantized-unexpected", {"first": "biases"}),
+    ('Error: Unhandled keys ["experts", "router"] in language_model.model.layers.0 in Gemma4Model.Gemma4DecoderLayer\n',
+     "mlx/load-weights-unexpected", {"first": "experts"}),
     ("Mismatched parameter language_model.model.per_layer_model_projection.weight in Gemma4Model.ScaledLinear shape. "
      "Actual [8960, 192], expected [8960, 1536]\n", "mlx/load-weights-shape", {"received": "8960, 192"}),
     # FlashInfer 0.0.x's dispatch over dtypes and head dims, named after the dtype
