@@ -1,7 +1,8 @@
 """The shell's report of a child a signal killed: bash's "Segmentation fault (core dumped)" or
 "bash: line 1: 4242 Illegal instruction     python serve.py", dash's bare "Aborted", zsh's
 "zsh: illegal hardware instruction" (or, for a job, "[1]  + 4242 abort      python serve.py"),
-macOS's "Abort trap: 6" or its crash report's "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)". The
+macOS's "Abort trap: 6", its crash report's "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", or a
+crashed thread's frames through libc's abort() (a crash report's or gdb's backtrace). The
 process died of that signal: nothing printed before it said why, or what was printed is the error
 (a Swift fatalError ends in SIGILL, an uncaught C++ exception in SIGABRT). Failing a report, prose
 or a title may say it: "a segmentation fault error", "crashes with SIGSEGV in libamdhip64.so"."""
@@ -24,7 +25,11 @@ REPORT = re.compile(
     r"(?P<zjob>segmentation fault|illegal hardware instruction|bus error|abort) {2,}\S"
     r"|^\S.*: line \d+: +\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted)\b"   # bash: job, pid
     r"|^(?P<bare>Segmentation fault|Illegal instruction|Bus error|Aborted)\s*$"                        # dash, sh
-    r"|^Exception Type: +EXC_\w+ +\((?P<crash>SIG(?:SEGV|BUS|ILL|ABRT))\)")                          # macOS's crash report
+    r"|^Exception Type: +EXC_\w+ +\((?P<crash>SIG(?:SEGV|BUS|ILL|ABRT))\)"                          # macOS's crash report
+    # the crashed thread's frames: libc's abort() in macOS's crash report (text or .ips JSON) or gdb's backtrace
+    r"|^\s*(?:\d+\s+)?libsystem_c\.dylib\s+(?:0x[0-9a-f]+\s+)?(?P<frame>abort)\b"
+    r"|\"symbol\"\s*:\s*\"(?P<ips>abort)\""
+    r"|^#\d+\s+(?:0x[0-9a-f]+ in )?(?:__GI_)?(?P<gdb>abort) \(")
 
 
 def killed_by(line: str) -> signal.Signals | None:

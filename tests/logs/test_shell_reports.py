@@ -114,6 +114,29 @@ def test_macos_crash_reports_exception_type(report, entry):
     assert finding.id == entry and not finding.partial
 
 
+@pytest.mark.parametrize("frames", [
+    # macOS's crash report (jundot/omlx#354) and its .ips JSON, then gdb's backtrace on Linux
+    "Thread 1 Crashed::  Dispatch queue: com.Metal.CompletionQueueDispatch\n"
+    "0   libsystem_kernel.dylib              __pthread_kill + 8\n"
+    "1   libsystem_pthread.dylib             pthread_kill + 296\n"
+    "2   libsystem_c.dylib                   abort + 124\n"
+    "3   libc++abi.dylib                     __abort_message + 132\n",
+    '"frames":[{"imageOffset":37988,"symbol":"__pthread_kill","symbolLocation":8,"imageIndex":4},'
+    '{"imageOffset":121428,"symbol":"abort","symbolLocation":124,"imageIndex":6}]\n',
+    "#0  __pthread_kill_implementation (no_tid=0, signo=6, threadid=140737352) at ./nptl/pthread_kill.c:44\n"
+    "#1  0x00007ffff7c969ef in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26\n"
+    "#2  0x00007ffff7c7c4c2 in __GI_abort () at ./stdlib/abort.c:79\n",
+])
+def test_a_crashed_threads_frames_through_abort(frames):
+    """The process died in libc's abort(): an uncaught C++ exception or a failed assertion whose
+    own words the text does not show."""
+    [finding] = findings(io.StringIO(frames))
+    assert finding.id == "process/native-abort"
+    uncaught = ("libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command "
+                "buffer execution failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n")
+    assert [f.id for f in findings(io.StringIO(uncaught + frames))] == ["mlx/metal-command-buffer-oom"]
+
+
 def test_zshs_report_of_a_job_a_signal_killed():
     """zsh, macOS's login shell, reports a job by its number, pid and the signal's lower-case name."""
     assert ids("[1]  + 4242 abort      python -m mlx_lm.server --model m\n") == ["process/native-abort"]
