@@ -864,6 +864,9 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     # FlashInfer 0.0.x-0.1.x's allocator, misspelt
     ("[rank0]: RuntimeError: RuntimeError: Out of workspace memory in AlignedAlloactor\n",
      "flashinfer/workspace-overflow", {}),
+    # the backend tokenizer's refusal by its last line alone
+    ("# Error: You need to have sentencepiece installed to convert a slow tokenizer to a fast one.\n",
+     "transformers/tokenizer-backend", {}),
     # transformers' own words for the Hub's GatedRepoError, before the Hub's lines were appended
     ("OSError: You are trying to access a gated repo.\nMake sure to request access at "
      "https://huggingface.co/meta-llama/LlamaGuard-7b and pass a token having permission to this repo\n",
