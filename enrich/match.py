@@ -123,8 +123,9 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
                      and entry.source.search(frame.source))
     groups: dict[str, str] = {}
     found = entry.message.search(facts.message) if entry.message is not None else None
+    weight = entry.literal_weight
     if found is not None:
-        groups = captured(found)
+        groups, weight = captured(found), entry.weight_of(found)
     elif entry.message is not None and not (source_ok and (at_site or not facts.message)):
         # A message that does not fit. Let through: an empty message (a bare assert) with the
         # right raise line, and any message at the right site and line (an assert with text).
@@ -138,7 +139,7 @@ def _try(entry: Entry, facts: Facts) -> Match | None:
     if facts.exception is not None and not _version_ok(entry):
         return None
     depth = at_site[0] if at_site else SITE_DEPTH
-    rank = (at_site is not None, source_ok, -depth, entry.literal_weight, -class_rank)
+    rank = (at_site is not None, source_ok, -depth, weight, -class_rank)
     return Match(entry, groups, frame, rank)
 
 

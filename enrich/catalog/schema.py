@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from enrich.capture import PATH
-from enrich.catalog.regex import group_names, literal_runs
+from enrich.catalog.regex import alternative_runs, branches, group_names, literal_runs
 from enrich.catalog.resolution import NAMES as RESOLUTIONS
 
 COMPONENTS = ("model-load", "attention-patching", "kernel-launch", "kv-cache", "memory",
@@ -109,7 +109,31 @@ class Entry:
     @functools.cached_property
     def literal_weight(self) -> int:
         """How much fixed text the message pattern demands: a tie-breaker for specificity."""
-        return sum(len(run.replace("\0", "")) for run in literal_runs(self.message)) if self.message else 0
+        return _weight(literal_runs(self.message)) if self.message else 0
+
+    @functools.cached_property
+    def _alternatives(self) -> tuple[tuple[re.Pattern, int], ...]:
+        """Each alternative of a pattern that is one alternation at the top, with its weight."""
+        parts, runs = branches(self.message.pattern), alternative_runs(self.message)
+        if len(parts) < 2 or len(parts) != len(runs):
+            return ()
+        try:
+            return tuple((re.compile(part, self.message.flags), _weight(r)) for part, r in zip(parts, runs))
+        except re.error:
+            return ()
+
+    def weight_of(self, found: re.Match) -> int:
+        """The literal weight of the alternative that matched: an alternation's top level holds
+        no literal run, so its weight alone would rank the entry below any plain pattern."""
+        for alternative, weight in self._alternatives:
+            m = alternative.match(found.string, found.start())
+            if m is not None and m.end() == found.end():
+                return weight
+        return self.literal_weight
+
+
+def _weight(runs: list[str]) -> int:
+    return sum(len(run.replace("\0", "")) for run in runs)
 
 
 class _Reader:

@@ -123,3 +123,20 @@ def test_an_entry_overrides_its_files_resolution(tmp_path):
     assert load_files([tmp_path / "a.toml"], root=tmp_path).entries["demo/good"].resolution == "retry"
     (tmp_path / "a.toml").write_text(GOOD)
     assert load_files([tmp_path / "a.toml"], root=tmp_path).entries["demo/good"].resolution == "fix-config"
+
+
+def test_an_alternation_ranks_by_the_alternative_that_matched(tmp_path):
+    """Two entries fit one message: the one whose matching words are more specific wins, though
+    its pattern is an alternation at the top (whose top level alone holds no literal text)."""
+    from enrich.facts import from_text
+    from enrich.match import best_match
+
+    (tmp_path / "a.toml").write_text(entry_toml("demo/broad", message=r"number (?P<n>\d+)",
+                                                sample="number 3", fixes="use {n}", tables=""))
+    (tmp_path / "b.toml").write_text(entry_toml("demo/specific", message=r"odd number (?P<n>\d+)|strange (?P<n__2>\d+)",
+                                                sample="odd number 3", fixes="use {n}",
+                                                tables=""))
+    catalog = load_files(sorted(tmp_path.glob("*.toml")), root=tmp_path)
+    assert not catalog.problems
+    assert best_match(from_text("ValueError", "odd number 3"), catalog).entry.id == "demo/specific"
+    assert best_match(from_text("ValueError", "even number 4"), catalog).entry.id == "demo/broad"
