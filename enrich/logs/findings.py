@@ -32,6 +32,7 @@ QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry 
 # the package whose lookup failed, and the name it looked up ("mlx_vlm.models.gemma4")
 MISSING_MODULE = re.compile(r"\bNo module named [\x27\"](\w+)\.[\w.]*?([\w-]+)[\x27\"]")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
+LAST_ERROR = re.compile(r"\bLast error:\s*$")
 # an error that says another one, printed before it, is the real one
 REFERS_ABOVE = re.compile(r"(?i)(?:see|check)\b[^.]{0,40}\babove\b|root cause above|above for the root cause"
                           r"|hit an exception|encountered (?:a fatal error|an issue)|died unexpectedly")
@@ -138,7 +139,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
     if programs:
         quoted = sorted([*quoted, *in_text_mentions(lines, programs)], key=lambda m: (order or {}).get(m.line, m.line))
-    items += _mentioned(quoted, catalog, items, order or {})
+    items += _mentioned(quoted, catalog, items, order or {}, dict(lines))
     items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
     _disown(items, found, catalog)
     for f in items:
@@ -238,17 +239,20 @@ def _forget(f: Finding) -> None:
     f.fixes, f.partial = [], False
 
 
-def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], order: dict[int, int]) -> list[Finding]:
+def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], order: dict[int, int],
+               text_of: dict[int, str]) -> list[Finding]:
     """Findings for catalog messages quoted in prose: root causes only where nothing the text
-    printed as an error was identified."""
+    printed as an error was identified. NCCL's detail under "Last error:" is the cause its code
+    line above reports ("ncclInternalError: Internal check failed." for a missing interface)."""
     known = {f.id for f in items if f.id}
     identified = any(f.id and not f.wrapper for f in items)
     out: dict[str, Finding] = {}
-    previous = None
+    previous, above = None, None
     for mention in quoted:
         at = order.get(mention.line, mention.line)        # the line's place among the lines read
         follows = previous is not None and 0 < at - previous <= 2   # the next part of one message
-        previous = at
+        detail = follows and LAST_ERROR.search(text_of.get(mention.line - 1, "")) is not None
+        previous, reporter, above = at, above, None
         if mention.entry_id in known:    # the error as printed says it already
             continue
         if ((mention.partial and _printed_whole(mention, items)) or _raised_elsewhere(mention, items)
@@ -262,9 +266,11 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         if died is not None:
             entry, values = died.entry, died.groups
         completes = _completed_by(entry, items, catalog)
-        out[mention.entry_id] = finding = Finding(
+        out[mention.entry_id] = above = finding = Finding(
             exception="", message=redact_text(mention.text), line=mention.line, kind="mention", partial=mention.partial,
-            root_cause=(not identified or bool(completes)) and not follows)
+            root_cause=(not identified or bool(completes)) and (not follows or detail))
+        if detail and reporter is not None and finding.root_cause:
+            reporter.root_cause = False
         _explain(finding, entry, values, mention.text)
         for f in completes:
             f.root_cause = False

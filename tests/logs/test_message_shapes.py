@@ -911,6 +911,13 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
      "Actual [8960, 192], expected [8960, 1536]\n", "mlx/load-weights-shape", {"received": "8960, 192"}),
     # FlashInfer 0.0.x's dispatch over dtypes and head dims, named after the dtype
     ("RuntimeError: BatchPrefillWithPagedKVCache failed to dispatch with dtype Half\n", "flashinfer/no-kernel-config", {}),
+    # NCCL's code line alone (a title): the internal error; its "Last error:" detail, where an entry knows
+    # it, is the cause the code line reports (NCCL 2.27 with NCCL_SOCKET_IFNAME naming no interface)
+    ("### ncclInternalError: Internal check failed. Proxy Call to rank 0 failed (Connect)\n",
+     "torch/nccl-internal-error", {}),
+    ("[trainer0|0]:ncclInternalError: Internal check failed.\n[trainer0|0]:Last error:\n"
+     "[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor AF_INET6(10)\n",
+     "torch/nccl-no-socket-interface", {}),
     # Metal's status code alone, in a text that names MLX
     ("# MLX backend grows Metal memory over time and aborts with `kIOGPUCommandBufferCallbackErrorOutOfMemory`\n",
      "mlx/metal-command-buffer-oom", {}),
