@@ -918,6 +918,21 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     ("[trainer0|0]:ncclInternalError: Internal check failed.\n[trainer0|0]:Last error:\n"
      "[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor AF_INET6(10)\n",
      "torch/nccl-no-socket-interface", {}),
+    # the NCCL call and its error string, as other callers print them (Horovod, XLA)
+    ("horovod.common.exceptions.HorovodInternalError: ncclAllReduce failed: unhandled cuda error\n",
+     "torch/nccl-cuda-error", {}),
+    ("INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:305: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) "
+     "failed: unhandled system error (run with NCCL_DEBUG=INFO for details).\n", "torch/nccl-system-error", {}),
+    # torch's cudaMallocAsync backend: on device 0 the index, a NUL, ends the message
+    ("torch.OutOfMemoryError: Allocation on device \n", "torch/cuda-oom", {}),
+    ("torch.OutOfMemoryError: Allocation on device 1 would exceed allowed memory. (out of memory)\n", "torch/cuda-oom",
+     {"gpu": "1"}),
+    # the weights-only unpickler's line alone, for a byte that starts text (a Git LFS pointer's 'v')
+    ("kokoro-tts-1     | `weights_only=True` compatible with your use case: WeightsUnpickler error: Unsupported operand 118\n",
+     "torch/load-not-a-checkpoint", {"opcode": "118"}),
+    # a logfmt field ("error=<message>") in a Swift app's log
+    ("        elapsedMs=484, error=Key cmvnMeans not found in FireRedASR2Model\n", "mlx/load-weights-missing",
+     {"first": "cmvnMeans"}),
     # Metal's status code alone, in a text that names MLX
     ("# MLX backend grows Metal memory over time and aborts with `kIOGPUCommandBufferCallbackErrorOutOfMemory`\n",
      "mlx/metal-command-buffer-oom", {}),
@@ -950,3 +965,9 @@ def test_a_cjk_title_quoting_a_cut_message():
     title = "# 报错“We couldn't connect to 'https://huggingface.co' to load this file.”， 需要科学上网才能加载Q-Former吗？\n"
     [finding] = read(title)
     assert finding.id == "transformers/hub-unreachable" and finding.partial
+
+
+def test_the_unpicklers_line_alone_names_no_entry_for_a_real_opcode():
+    """71 is 'G' (BINFLOAT), a pickle opcode early weights-only unpicklers refused: the file may be a
+    real checkpoint, so the line alone says nothing of a file that is not one."""
+    assert [f.id for f in read("WeightsUnpickler error: Unsupported operand 71\n")] == [None]

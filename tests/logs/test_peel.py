@@ -68,6 +68,9 @@ FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_work
      "ValueError: Free memory on device cuda:0", "EngineCore pid=1371", "ValueError: Free memory on device cuda:0"),
     # a launcher's rank label ("201: ") under a collector's service tag
     ("trainer-1  | 201:     torch.distributed.barrier()", "trainer-1 201", "    torch.distributed.barrier()"),
+    # Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s", and without the name
+    ("2024-12-16 17:10:56,770 - root - ERROR - Traceback (most recent call last):", "", "Traceback (most recent call last):"),
+    (f"2026-04-07 13:39:50,007 - WARNING - {FRAME}", "", FRAME),
 ])
 def test_a_wrapper_is_peeled_and_the_indentation_kept(raw, stream, content):
     assert strip_prefixes(raw) == (stream, content)
