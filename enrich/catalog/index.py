@@ -13,7 +13,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Iterable
 
-from enrich.catalog.regex import WORD, alternative_words
+from enrich.catalog.regex import WORD, alternative_words, written_words
 from enrich.catalog.schema import Entry
 
 
@@ -27,6 +27,7 @@ class Index:
         self.site_globs: list[tuple[re.Pattern, re.Pattern, Entry]] = []
         self.by_word: dict[str, list[Entry]] = defaultdict(list)
         self.unanchored: list[Entry] = []
+        self.loose_words: dict[str, frozenset[str]] = {}   # of an unanchored entry: every word its pattern writes
         self.by_source: list[Entry] = []     # known by their raise line: candidates for empty messages
         self._glob_cache: dict[tuple[str, bool], list[Entry]] = {}
         alternatives = {e.id: alternative_words(e.message) for e in entries if e.message is not None}
@@ -50,6 +51,7 @@ class Index:
                 anchor = min(words, key=lambda w: (frequency[w], -len(w)), default=None)
                 if anchor is None:
                     self.unanchored.append(entry)
+                    self.loose_words[entry.id] = frozenset(written_words(entry.message.pattern))
                     break
                 self.by_word[anchor].append(entry)
 

@@ -14,6 +14,7 @@ ALIAS = re.compile(r"__\d+$")
 
 # A word starts where no word character precedes it, in messages and in patterns alike.
 WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
+SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and escapes are not words
 
 
 def captured(m: re.Match) -> dict[str, str]:
@@ -51,6 +52,11 @@ def literal_runs(pattern: re.Pattern, items=None) -> list[str]:
             run = []
     runs.append("".join(run))
     return [r for r in runs if r.strip("\0")]
+
+
+def written_words(pattern: str) -> list[str]:
+    """Every word written in a pattern, optional parts and alternatives too."""
+    return WORD.findall(SYNTAX.sub(" ", pattern))
 
 
 def required_words(pattern: re.Pattern) -> set[str]:

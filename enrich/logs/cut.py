@@ -27,6 +27,21 @@ def _open_groups(head: str) -> int:
     return sum((c == "(") - (c == ")") for _, c, _ in syntax(head))
 
 
+def _optional_spans(branch: str) -> list[tuple[int, int]]:
+    """(start, end) of each group the pattern may skip (``(...)?``, ``(...)*``): a text that stops
+    inside one, after little else, shows none of what the message must say ("NCCL error: invalid
+    usage" is only the optional lead-in of "Duplicate GPU detected")."""
+    opened, spans = [], []
+    for i, c, _ in syntax(branch):
+        if c == "(":
+            opened.append(i)
+        elif c == ")" and opened:
+            start = opened.pop()
+            if branch[i + 1:i + 2] in ("?", "*") or branch.startswith("{0", i + 1):
+                spans.append((start, i))
+    return spans
+
+
 def _literal_size(pattern: str) -> int:
     """Letters and digits the pattern demands (a lookaround's text is not in the match)."""
     return sum(c.isalnum() for c in ESCAPES_AND_SYNTAX.sub("", LOOKAROUND.sub("", pattern)))
@@ -38,10 +53,13 @@ def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
     if found is None:
         found = []
         for branch in branches(pattern.pattern):
+            optional = _optional_spans(branch)
             for end in range(len(branch) - 1, 0, -1):
                 head = branch[:end]
                 if _literal_size(head) < MIN_LITERAL:
                     break
+                if any(start < end <= close and _literal_size(branch[:start]) < MIN_LITERAL for start, close in optional):
+                    continue      # all it demands so far is in a part the message may leave out
                 if BROAD_TAIL.search(head) and _literal_size(head) < MIN_LITERAL_BEFORE_WILDCARD:
                     continue      # ends in a wildcard run after little fixed text: too loose a start
                 try:

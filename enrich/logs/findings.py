@@ -373,8 +373,11 @@ def _fold(items: list[Finding]) -> None:
             continue
         text = NUMBER.sub("#", f.message)
         quotes_another = any(m != firsts[n] and len(m) >= 16 and m in text for i, m in enumerate(firsts) if i != n)
+        # a paste cut mid-message ("ValueError: Received 6") beside the whole of it, identified
+        cut_of_another = bool(f.message) and any(g.id and g is not f and g.message.startswith(f.message)
+                                                 and len(g.message) > len(f.message) for g in items)
         if (f.wrapper             # it only wraps another error: never the root cause itself
-                or (not f.id and (quotes_another or (identified and (f.kind != "exception" or not f.message))
+                or (not f.id and (quotes_another or cut_of_another or (identified and (f.kind != "exception" or not f.message))
                                   or (exceptions and f.kind == "log")
                                   or (len(items) > 1 and (REFERS_ABOVE.search(f.message)
                                                           or f.exception.rsplit(".", 1)[-1].split("(")[0] in CARRIERS))

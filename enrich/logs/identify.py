@@ -164,8 +164,12 @@ def word_candidates(catalog: Catalog, text: str) -> list:
     words after its cut, so every entry it might start is a candidate)."""
     index = _word_index(catalog)
     found = {}
-    for word in set(WORD.findall(text)):
+    words = set(WORD.findall(text))
+    for word in words:
         for entry in index.get(word, ()):
+            found[entry.id] = entry
+    for entry in catalog.index.unanchored:       # no word demanded: any word it writes ("size mismatch for")
+        if words & catalog.index.loose_words[entry.id]:
             found[entry.id] = entry
     return list(found.values())
 

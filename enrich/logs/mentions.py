@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs
+from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
 from enrich.logs.engines import only
 from enrich.logs.identify import word_candidates
@@ -26,7 +26,6 @@ QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
 EMPHASIS = re.compile(r"(\*\*|__)(.{16,400}?)\1")           # markdown's bold
 TYPE_LEAD = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
-SYNTAX = re.compile(r"\(\?P<\w+>|\(\?P=\w+\)|\\[A-Za-z]")      # group names and escapes are not words
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 # where a title's quote may start: after a tag or a colon, or where CJK prose gives way to the
 # message, quoted or not ("load模型之后报错No available memory ...", 报错“We couldn't connect ...”;
@@ -111,7 +110,7 @@ PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*(?:\[[^\]{}]*\])?(?:![rsa])?\}")
 def _worded(index, line: str) -> list:
     """Candidates for a line: entries whose words are all in it, and entries filed under no word
     only when some word of their pattern is in it (else every line of prose would try them)."""
-    loose = _loose_words(index)
+    loose = index.loose_words
     words = None
     out = []
     for entry in index.message_candidates(line):
@@ -123,13 +122,6 @@ def _worded(index, line: str) -> list:
                 continue
         out.append(entry)
     return out
-
-
-@per_catalog
-def _loose_words(index) -> dict[str, set[str]]:
-    """Every word written in the patterns of the entries filed under no word (optional parts too)."""
-    return {e.id: set(WORD.findall(SYNTAX.sub(" ", e.message.pattern))) for e in index.unanchored
-            if e.message is not None}
 
 
 def _retyped(lines: list[tuple[int, str]], catalog: Catalog, engines: frozenset[str]) -> list[Mention]:
@@ -165,7 +157,7 @@ def _lower_index(catalog: Catalog) -> list:
             # an alternative of a few words only, among others, says too little retyped
             words = [needed for needed in ({w.lower() for w in alternative if len(w) > 3} for alternative in alternatives)
                      if needed and (len(needed) >= LEAD_WORDS or len(alternatives) == 1)]
-            leads = [set([w.lower() for w in WORD.findall(SYNTAX.sub(" ", branch)) if len(w) > 3][:LEAD_WORDS])
+            leads = [set([w.lower() for w in written_words(branch) if len(w) > 3][:LEAD_WORDS])
                      for branch in branches(entry.message.pattern)]
             index.append((entry, words, [lead for lead in leads if len(lead) == LEAD_WORDS],
                           re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))

@@ -933,6 +933,19 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     # a logfmt field ("error=<message>") in a Swift app's log
     ("        elapsedMs=484, error=Key cmvnMeans not found in FireRedASR2Model\n", "mlx/load-weights-missing",
      {"first": "cmvnMeans"}),
+    # titles that keep only part of the message
+    ("# Attempting to generate currently results in 'ValueError: Received 605 parameters not in model'+\n",
+     "mlx/load-weights-unexpected", {"num_extra": "605"}),
+    ("# The lower version of Transformers does not recognize this architecture like `qwen3_vl`\n",
+     "transformers/unknown-model-type", {}),
+    ("# ProcessGroupNCCL.cpp:260, unhandled cuda error, when using 2 nodes with 4 GPUs each\n",
+     "torch/nccl-cuda-error", {}),
+    # transformers 4.x's fast tokenizer asked to convert from slow with no slow class
+    ("ValueError: Cannot instantiate this tokenizer from a slow version.\nIf it's based on sentencepiece, make sure "
+     "you have sentencepiece installed.\n", "transformers/tokenizer-backend", {}),
+    # Triton 3.0's tl.dot minimum, the "non-batch" wording, in a text that shows Triton
+    ("z = tl.dot(x, y)\n\nAssertionError: All non-batch values in both first input shape ([constexpr[8], constexpr[8]]) and second input "
+     "shape ([constexpr[8], constexpr[8]]) must be >= 16!\n", "triton/compilation-error", {}),
     # Metal's status code alone, in a text that names MLX
     ("# MLX backend grows Metal memory over time and aborts with `kIOGPUCommandBufferCallbackErrorOutOfMemory`\n",
      "mlx/metal-command-buffer-oom", {}),
@@ -971,3 +984,29 @@ def test_the_unpicklers_line_alone_names_no_entry_for_a_real_opcode():
     """71 is 'G' (BINFLOAT), a pickle opcode early weights-only unpicklers refused: the file may be a
     real checkpoint, so the line alone says nothing of a file that is not one."""
     assert [f.id for f in read("WeightsUnpickler error: Unsupported operand 71\n")] == [None]
+
+
+def test_a_message_cut_by_the_paste_names_the_entry_whose_pattern_demands_no_one_word():
+    """torch's state-dict check may start with its optional "Error(s) in loading ..." line, so no
+    word is demanded: a message cut mid-sentence is still read against its start."""
+    text = ('  File "/x/torch/nn/modules/module.py", line 2215, in load_state_dict\n'
+            "    raise RuntimeError(\n"
+            "RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:\n"
+            "        size mismatch for base_model.model.model.embed_tokens.base_layer.weight: copying a param with "
+            "shape torch.Size([32005, 2048]) from checkpoint, the shap")
+    [finding] = read(text)
+    assert finding.id == "torch/state-dict-size-mismatch" and finding.partial
+
+
+def test_a_text_that_stops_in_an_optional_lead_in_names_nothing():
+    """"NCCL error: invalid usage" is the optional head of the duplicate-GPU message, not its words."""
+    assert [f.id for f in read("# RuntimeError: NCCL error: invalid usage\n")] in ([], [None])
+
+
+def test_a_message_cut_at_the_end_of_a_paste_folds_into_its_whole_quote():
+    text = ("# Loading fails with 'ValueError: Received 605 parameters not in model'\n\n"
+            "Traceback (most recent call last):\n"
+            '  File "/x/mlx/nn/layers/base.py", line 185, in load_weights\n'
+            "    raise ValueError(\n"
+            "ValueError: Received 6")
+    assert [f.id for f in read(text)] == ["mlx/load-weights-unexpected"]
