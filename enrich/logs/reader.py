@@ -392,7 +392,9 @@ class Parser:
             s.log_error = TextException(type="", message=message[:MAX_MESSAGE], line=number,
                                         stream=s.name, kind="log", repeats=repeats)
         elif "(" in text and (m := REPR.search(text)):
-            self.found.append(TextException(type=m["type"], message=m["message"][:MAX_MESSAGE], line=number,
+            # in a raise statement, literals written side by side are one string ("... NCCL " "built in")
+            message = re.sub(f"{m['q']}\\s+{m['q']}", "", m["message"])
+            self.found.append(TextException(type=m["type"], message=message[:MAX_MESSAGE], line=number,
                                             stream=s.name, repeats=repeats))
         elif level in ("W", "WARNING") and "[c10d]" in stripped:
             self.found.append(TextException(type="", message=stripped[:MAX_MESSAGE], line=number, stream=s.name,

@@ -933,6 +933,8 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
     # a logfmt field ("error=<message>") in a Swift app's log
     ("        elapsedMs=484, error=Key cmvnMeans not found in FireRedASR2Model\n", "mlx/load-weights-missing",
      {"first": "cmvnMeans"}),
+    # a raise statement pasted alone, its message written as two literals side by side
+    ('raise RuntimeError("Distributed package doesn\'t have NCCL " "built in")\n', "torch/nccl-not-built-in", {}),
     # titles that keep only part of the message
     ("# Attempting to generate currently results in 'ValueError: Received 605 parameters not in model'+\n",
      "mlx/load-weights-unexpected", {"num_extra": "605"}),
