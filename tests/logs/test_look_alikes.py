@@ -424,3 +424,12 @@ def test_flashinfers_old_dispatch_wording_is_known_only_whole():
     assert ids("RuntimeError: BatchPrefillWithPagedKVCache failed to dispatch with dtype Half\n") == \
         ["flashinfer/no-kernel-config"]
     assert ids("# [Bug]: BatchPrefillWithPagedKVCache failed with error invalid argument\n") == []
+
+
+def test_a_quantization_or_generation_config_is_not_a_models_config():
+    """transformers' BitsAndBytesConfig and GenerationConfig come from no config.json: an upgrade for
+    a new architecture or a sub-config explains neither one's missing attribute."""
+    for cls in ("BitsAndBytesConfig", "GPTQConfig", "GenerationConfig"):
+        assert ids(f"AttributeError: '{cls}' object has no attribute 'get_loading_attributes'\n") == []
+    assert ids("AttributeError: 'Qwen2Config' object has no attribute 'quant_config'\n") == [
+        "transformers/config-missing-attribute"]
