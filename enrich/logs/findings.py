@@ -137,14 +137,13 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     _printed_again(found, finding_of)
     _known_in_text(items, programs)
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
+    _other_engines_copies(items, engines)      # before quotes are weighed against what was identified
     if programs:
         quoted = sorted([*quoted, *in_text_mentions(lines, programs)], key=lambda m: (order or {}).get(m.line, m.line))
     items += _mentioned(quoted, catalog, items, order or {}, dict(lines))
     items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
     _disown(items, found, catalog)
-    for f in items:
-        if f.id and other_engines(f.id, engines):     # sglang's copy of a vLLM message, or the reverse
-            _forget(f)
+    _other_engines_copies(items, engines)
     _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
     _goes_on_after_a_blank(items, order or {})
@@ -230,6 +229,13 @@ def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) 
         # owner itself (mlx_vlm calling mlx's load_weights) is its caller, not a copy
         families = {o.split("_")[0] for o in owner if "_" in o}
         if any(not owner & packages and any(p.split("_")[0] in families for p in packages) for packages in near):
+            _forget(f)
+
+
+def _other_engines_copies(items: list[Finding], engines: frozenset[str]) -> None:
+    """sglang's copy of a vLLM message, or the reverse, in a text that shows only the other engine."""
+    for f in items:
+        if f.id and other_engines(f.id, engines):
             _forget(f)
 
 

@@ -433,3 +433,14 @@ def test_a_quantization_or_generation_config_is_not_a_models_config():
         assert ids(f"AttributeError: '{cls}' object has no attribute 'get_loading_attributes'\n") == []
     assert ids("AttributeError: 'Qwen2Config' object has no attribute 'quant_config'\n") == [
         "transformers/config-missing-attribute"]
+
+
+def test_a_quote_is_weighed_after_the_other_engines_copies_are_set_aside():
+    """sglang's copy of vLLM's block check is no finding in an sglang text; the title's KeyError,
+    which sglang's entry knows, is then the root cause."""
+    text = ("# KeyError: 'model.layers.28.mlp.experts.w2_weight_scale_inv' in 4*H20\n\n"
+            "I also get ValueError: Weight output_partition_size = 576 is not divisible by weight quantization "
+            "block_n = 128.\n\n"
+            "[2025-02-14 07:48:15 TP6] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1787, in run_scheduler_process\n')
+    assert ids(text) == ["sglang/load-weights-unknown-tensor"]
