@@ -19,6 +19,7 @@ CUT_MARK = re.compile(r"(?:\.{2,}|…)+$")
 BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\[\\([sSwWdD])\\(?!\1)[sSwWdD]\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
 _PREFIXES: dict[tuple[str, int], list[re.Pattern]] = {}
 LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
+CLASS = re.compile(r"\\.|(\[\^?\]?(?:[^\]\\]|\\.)*\])")      # an escape, or a set: one character, no fixed text
 ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
 
 
@@ -44,7 +45,8 @@ def _optional_spans(branch: str) -> list[tuple[int, int]]:
 
 def _literal_size(pattern: str) -> int:
     """Letters and digits the pattern demands (a lookaround's text is not in the match)."""
-    return sum(c.isalnum() for c in ESCAPES_AND_SYNTAX.sub("", LOOKAROUND.sub("", pattern)))
+    sets_out = CLASS.sub(lambda m: "" if m.group(1) else m.group(0), LOOKAROUND.sub("", pattern))
+    return sum(c.isalnum() for c in ESCAPES_AND_SYNTAX.sub("", sets_out))
 
 
 def prefixes(pattern: re.Pattern) -> list[re.Pattern]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_runs, alternative_words, captured
 from enrich.facts import Facts
-from enrich.logs.cut import cut_match, cut_values, prefixes
+from enrich.logs.cut import MIN_LITERAL, cut_match, cut_values, prefixes
 from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match, sites_at
@@ -109,17 +109,32 @@ def _normal(text: str) -> str:
 
 
 @per_catalog
-def _samples(catalog: Catalog) -> list[tuple[str, object, int]]:
-    """(sample, entry, where the entry's pattern starts matching in it), samples normalised: a cut
-    text names the entry only if it reaches the words the pattern is about (Triton's "PTXAS error:
-    Internal Triton PTX codegen error" heads every ptxas failure; what follows tells them apart)."""
+def _samples(catalog: Catalog) -> list[tuple[str, object, int, list[int]]]:
+    """(sample, entry, where the entry's pattern starts matching in it, the count of fixed letters
+    before each position), samples normalised: a cut text names the entry only if it reaches the
+    words the pattern is about (Triton's "PTXAS error: Internal Triton PTX codegen error" heads
+    every ptxas failure; what follows tells them apart), and holds enough of the message's fixed
+    text, not only a value the sample happens to share ("NCCL error in: /opt/conda/conda-b")."""
     found = []
     for entry in catalog.entries.values():
         for sample in entry.samples:
             if sample.message:
                 m = entry.message.search(sample.message) if entry.message is not None else None
-                found.append((_normal(sample.message), entry, len(_normal(sample.message[:m.start()])) if m else 0))
+                normal = _normal(sample.message)
+                found.append((normal, entry, len(_normal(sample.message[:m.start()])) if m else 0,
+                              _fixed_counts(sample.message, normal, m)))
     return found
+
+
+def _fixed_counts(raw: str, normal: str, m: re.Match | None) -> list[int]:
+    """For each position of the normalised sample, how many letters before it the pattern fixes
+    (outside the values its groups capture)."""
+    values = [(len(_normal(raw[:m.start(g)])), len(_normal(raw[:m.end(g)])))
+              for g in range(1, (m.re.groups if m else 0) + 1) if m.start(g) >= 0]
+    counts = [0]
+    for i, c in enumerate(normal):
+        counts.append(counts[-1] + (c.isalnum() and not any(a <= i < b for a, b in values)))
+    return counts
 
 
 def _class_ok(entry, facts: Facts) -> bool:
@@ -138,8 +153,9 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         normal = _normal(text.rstrip(".…"))
         if len(normal) < MIN_CUT:
             continue
-        entries = {e.id: e for sample, e, reach in _samples(catalog)
-                   if sample.startswith(normal) and reach < len(normal) < len(sample) and _class_ok(e, facts)}
+        entries = {e.id: e for sample, e, reach, fixed in _samples(catalog)
+                   if sample.startswith(normal) and reach < len(normal) < len(sample)
+                   and fixed[len(normal)] - fixed[reach] >= MIN_LITERAL and _class_ok(e, facts)}
         groups = {}
         if not entries:
             for entry in word_candidates(catalog, text):

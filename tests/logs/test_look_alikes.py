@@ -444,3 +444,13 @@ def test_a_quote_is_weighed_after_the_other_engines_copies_are_set_aside():
             "[2025-02-14 07:48:15 TP6] Scheduler hit an exception: Traceback (most recent call last):\n"
             '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1787, in run_scheduler_process\n')
     assert ids(text) == ["sglang/load-weights-unknown-tensor"]
+
+
+def test_a_cut_message_that_shares_only_a_value_with_a_sample_names_nothing():
+    """A sample's path ("/opt/conda/conda-bld/...") is a value, not the message's words: a message
+    cut inside it ("NCCL error in: /opt/conda/conda-b") could be any NCCL error."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "train.py", line 26, in train\n'
+            "    accelerator.backward(loss)\n"
+            "RuntimeError: NCCL error in: /opt/conda/conda-b")
+    assert ids(text) == []

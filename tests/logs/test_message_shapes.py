@@ -935,6 +935,13 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
      {"first": "cmvnMeans"}),
     # a raise statement pasted alone, its message written as two literals side by side
     ('raise RuntimeError("Distributed package doesn\'t have NCCL " "built in")\n', "torch/nccl-not-built-in", {}),
+    # torch 1.0's THC wording of a CUDA error
+    ("# RuntimeError: cuda runtime error (59) : device-side assert triggered at /pytorch/aten/src/THC/THCTensorMath.cu:24\n",
+     "torch/cuda-device-assert", {}),
+    # huggingface_hub 0.2x's wording of the repo-id character rule, for a Windows path
+    ("# Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the "
+     "maximum length is 96: 'D:\\NB-ComfyUI\\ComfyUI\\models\\BiRefNet\\BiRefNet-General'.\n",
+     "transformers/model-path-not-found", {}),
     # titles that keep only part of the message
     ("# Attempting to generate currently results in 'ValueError: Received 605 parameters not in model'+\n",
      "mlx/load-weights-unexpected", {"num_extra": "605"}),
