@@ -17,6 +17,7 @@ from enrich.logs.engines import engines_in, other_engines
 from enrich.logs.identify import identify, refused_whole
 from enrich.logs.in_text import in_text_mentions, shown, words_in
 from enrich.logs.mentions import Mention, mentions
+from enrich.logs.paste import unwrapped
 from enrich.logs.peel import unsplit
 from enrich.match import Match, signalled
 from enrich.logs.reader import TextException, read_lines, to_facts
@@ -78,7 +79,11 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
     catalog = catalog or get_catalog()
     head = stream.read(PASTE)
     if len(head) < PASTE:
-        found, lines = read_lines(head.splitlines())
+        pasted = head.splitlines()
+        joined, numbers = unwrapped(pasted)
+        found, lines = read_lines(joined, numbers)
+        if len(joined) < len(pasted):    # a terminal's wrapping undone for the errors; quotes are read as pasted,
+            lines = read_lines(pasted)[1]  # where a wrap that lost a space ("the shape" / "in current") is tried both ways
         order = {number: i for i, (number, _) in enumerate(lines)}
         whole = unsplit(head)
         engines = engines_in(whole)
@@ -140,7 +145,8 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     _other_engines_copies(items, engines)      # before quotes are weighed against what was identified
     if programs:
         quoted = sorted([*quoted, *in_text_mentions(lines, programs)], key=lambda m: (order or {}).get(m.line, m.line))
-    items += _mentioned(quoted, catalog, items, order or {}, dict(lines))
+    before = {number: lines[i - 1][1] for i, (number, _) in enumerate(lines) if i}   # the line read before each
+    items += _mentioned(quoted, catalog, items, order or {}, before)
     items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
     _disown(items, found, catalog)
     _other_engines_copies(items, engines)
@@ -246,7 +252,7 @@ def _forget(f: Finding) -> None:
 
 
 def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], order: dict[int, int],
-               text_of: dict[int, str]) -> list[Finding]:
+               before: dict[int, str]) -> list[Finding]:
     """Findings for catalog messages quoted in prose: root causes only where nothing the text
     printed as an error was identified. NCCL's detail under "Last error:" is the cause its code
     line above reports ("ncclInternalError: Internal check failed." for a missing interface)."""
@@ -257,7 +263,7 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
     for mention in quoted:
         at = order.get(mention.line, mention.line)        # the line's place among the lines read
         follows = previous is not None and 0 < at - previous <= 2   # the next part of one message
-        detail = follows and LAST_ERROR.search(text_of.get(mention.line - 1, "")) is not None
+        detail = follows and LAST_ERROR.search(before.get(mention.line, "")) is not None
         previous, reporter, above = at, above, None
         if mention.entry_id in known:    # the error as printed says it already
             continue

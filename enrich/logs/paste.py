@@ -1,5 +1,5 @@
 """Paste damage undone: rich's boxed tracebacks back to Python's layout, tracebacks whose
-newlines were lost back on their lines."""
+newlines were lost back on their lines, lines a terminal wrapped at its width joined."""
 
 from __future__ import annotations
 
@@ -17,6 +17,13 @@ COLLAPSED = re.compile(r" (?=File \"[^\"]+\", line \d+)|(?<=\S) (?=Traceback \(m
                        r"|(?<=\S) (?=(?:The above exception|During handling of the above exception))"
                        r"|(?<=exception:) (?=\S)|(?<=occurred:) (?=\S)")
 COLLAPSED_FRAME = re.compile(r'^(?P<frame>File "[^"]+", line \d+(?:, in [\w<>.]+)?) (?P<rest>.+)$')
+FENCE = re.compile(r"^\s*(?:```|~~~)")
+TABLE = re.compile(r"^\s*[|+\u2500-\u257f-]")         # table rows and rules: lines of one width by design
+# a line that starts a record of its own: the one before it was cut at the width, not wrapped
+RECORD_START = re.compile(r"(?:\[|\(|\d{4}-\d\d-\d\d|\d\d[-/:]\d\d|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |frame #\d"
+                          r"|File \"|Traceback|Exception raised|terminate called|During handling|The above exception)")
+MIN_WIDTH = 60        # narrower lines of one length are a coincidence, not a terminal's width
+MIN_WRAPPED = 3       # lines of exactly that width a block needs
 EXCEPTION_START = re.compile(r"(?:^|(?<=\s))(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
                              r"(?:\([\w.]+\))?:(?: |$)")
 
@@ -58,3 +65,45 @@ def split_collapsed(content: str) -> list[str]:
         else:
             lines.append("    " + rest.strip())
     return lines
+
+
+def unwrapped(lines: list[str]) -> tuple[list[str], list[int]]:
+    """The lines, with those a terminal wrapped at its width joined, and the number of each
+    line's first piece. In a block (between code fences) whose longest length at least three
+    lines share, a line of that length goes on in the next ("... Watchdog caught colle" /
+    "ctive operation timeout ...") where the next starts no record of its own."""
+    out: list[str] = []
+    numbers: list[int] = []
+    start = 0
+    while start < len(lines):
+        end = start
+        while end < len(lines) and not FENCE.match(lines[end]):
+            end += 1
+        block = lines[start:end]
+        width = max(map(len, block), default=0)
+        wrapped = width >= MIN_WIDTH and sum(len(line) == width for line in block) >= MIN_WRAPPED
+        i = start
+        while i < end:
+            text, number = lines[i], i + 1
+            while wrapped and len(lines[i]) == width and i + 1 < end and _goes_on(text, lines[i], lines[i + 1]):
+                i += 1
+                text += lines[i]
+            out.append(text)
+            numbers.append(number)
+            i += 1
+        if end < len(lines):               # the fence itself
+            out.append(lines[end])
+            numbers.append(end + 1)
+        start = end + 1
+    return out, numbers
+
+
+def _goes_on(record: str, piece: str, following: str) -> bool:
+    """``following`` is the rest of the line ``piece`` ends, not a line of its own: not indented
+    (one space is the one the wrap fell on) or empty, not a table row, not a record's start (a
+    log cut at the width starts the next record the way it started this one: "frame #1: ...",
+    "[rank3]:[E ...")."""
+    first = record.split(" ", 1)[0]
+    rest = following[1:] if following[:1] == " " else following
+    return (bool(rest[:1].strip()) and not TABLE.match(piece) and not RECORD_START.match(rest)
+            and not (len(first) >= 3 and rest.startswith(first)))

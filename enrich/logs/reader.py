@@ -437,14 +437,15 @@ def parse_lines(lines: Iterable[str]) -> list[TextException]:
     return read_lines(lines)[0]
 
 
-def read_lines(lines: Iterable[str]) -> tuple[list[TextException], list[tuple[int, str]]]:
-    """Every line read (no trigger skipping): the exceptions, and each peeled line's text."""
+def read_lines(lines: Iterable[str], numbers: list[int] | None = None) -> tuple[list[TextException], list[tuple[int, str]]]:
+    """Every line read (no trigger skipping): the exceptions, and each peeled line's text.
+    ``numbers``: each line's number where lines were joined (else they count from 1)."""
     lines = list(lines)
     parser = Parser()
     parser.kept = []
     for i, line in enumerate(lines):
         following = (whole_line(lines[i + 1:i + 1 + MAX_PIECES]),) if i + 1 < len(lines) else ()
-        parser.feed(i + 1, line, (lines[i - 1] if i else "",) + following)
+        parser.feed(numbers[i] if numbers else i + 1, line, (lines[i - 1] if i else "",) + following)
     return parser.finish(), parser.kept
 
 

@@ -1019,3 +1019,19 @@ def test_a_message_cut_at_the_end_of_a_paste_folds_into_its_whole_quote():
             "    raise ValueError(\n"
             "ValueError: Received 6")
     assert [f.id for f in read(text)] == ["mlx/load-weights-unexpected"]
+
+
+def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
+    """accelerate#157: the what() line wrapped at 115 columns ("... Timeout(ms)=1800000) r" / "an for
+    ..."), torch 1.9's wording without a SeqNum."""
+    text = ("```\n"
+            "[E ProcessGroupNCCL.cpp:325] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA\n"
+            "kernels, subsequent GPU operations might run on corrupted/incomplete data. To avoid this inconsistency, we are taki\n"
+            "ng the entire process down.\n"
+            "terminate called after throwing an instance of 'std::runtime_error'\n"
+            "  what():  [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, Timeout(ms)=1800000) r\n"
+            "an for 1804582 milliseconds before timing out.\n"
+            "```\n")
+    [finding] = read(text)
+    assert finding.id == "torch/nccl-watchdog-timeout" and finding.line == 5     # terminate called ...
+    assert finding.values["ran_ms"] == "1804582" and "seq" not in finding.values

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from enrich.logs.paste import split_collapsed
+from enrich.logs.paste import split_collapsed, unwrapped
 from enrich.logs.peel import Peeler
 from enrich.logs.reader import module_of, strip_prefixes
 
@@ -185,3 +185,33 @@ def test_rsyslogs_escaped_colour_codes_and_carriage_returns_are_peeled():
     [finding] = findings(io.StringIO(line))
     assert finding.id == "torch/cuda-illegal-address" and "#015" not in finding.message
     assert finding.streams == ["VllmWorker TP2 pid=415"]
+
+
+# a terminal 64 columns wide: the rows of a long line are cut at exactly that width
+WIDTH = 64
+LONG = ("what():  [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, "
+        "Timeout(ms)=1800000) ran for 1804582 milliseconds before timing out.")
+NOTE = ("[E ProcessGroupNCCL.cpp:325] Some NCCL operations have failed or timed out. Due to the asynchronous "
+        "nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.")
+
+
+def rows(line: str) -> list[str]:
+    return [line[i:i + WIDTH] for i in range(0, len(line), WIDTH)]
+
+
+def test_lines_a_terminal_wrapped_at_its_width_are_joined():
+    pasted = ["```", *rows(NOTE), "terminate called after throwing an instance of 'c10::Error'", *rows(LONG), "```"]
+    joined, numbers = unwrapped(pasted)
+    assert joined == ["```", NOTE, "terminate called after throwing an instance of 'c10::Error'", LONG, "```"]
+    assert numbers == [1, 2, 2 + len(rows(NOTE)), 3 + len(rows(NOTE)), len(pasted)]
+
+
+def test_lines_cut_at_the_width_and_tables_are_not_joined():
+    """A log cut at the width starts its next record as it started this one; a table's rows and
+    rules are of one width by design; prose of no common width is left as it is."""
+    frames = [f"frame #{n}: c10d::ProcessGroupNCCL::watchdogHandler() + 0x890 (0x7f5a4441d7d0 in /home/u/lib/libtorch_cuda.so)"[:WIDTH]
+              for n in range(4)]
+    table = ["| GPU  Name        Persistence-M | Bus-Id        Disp.A | Volatile |"] * 4
+    prose = ["a line of prose that is long enough to be over the width", "and another one"]
+    for pasted in (frames, table, prose):
+        assert unwrapped(pasted) == (pasted, list(range(1, len(pasted) + 1)))
