@@ -17,7 +17,6 @@ from enrich.logs.engines import engines_in, other_engines
 from enrich.logs.identify import identify, refused_whole
 from enrich.logs.in_text import in_text_mentions, shown, words_in
 from enrich.logs.mentions import Mention, mentions
-from enrich.logs.paste import unwrapped
 from enrich.logs.peel import unsplit
 from enrich.match import Match, signalled
 from enrich.logs.reader import TextException, read_lines, to_facts
@@ -79,11 +78,7 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
     catalog = catalog or get_catalog()
     head = stream.read(PASTE)
     if len(head) < PASTE:
-        pasted = head.splitlines()
-        joined, numbers = unwrapped(pasted)
-        found, lines = read_lines(joined, numbers)
-        if len(joined) < len(pasted):    # a terminal's wrapping undone for the errors; quotes are read as pasted,
-            lines = read_lines(pasted)[1]  # where a wrap that lost a space ("the shape" / "in current") is tried both ways
+        found, lines = read_lines(head.splitlines(), paste=True)
         order = {number: i for i, (number, _) in enumerate(lines)}
         whole = unsplit(head)
         engines = engines_in(whole)

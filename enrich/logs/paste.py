@@ -23,7 +23,7 @@ TABLE = re.compile(r"^\s*[|+\u2500-\u257f-]")         # table rows and rules: li
 RECORD_START = re.compile(r"(?:\[|\(|\d{4}-\d\d-\d\d|\d\d[-/:]\d\d|[A-Z][a-z]{2} [ \d]\d |[IWEF]\d{4} |frame #\d"
                           r"|File \"|Traceback|Exception raised|terminate called|During handling|The above exception)")
 MIN_WIDTH = 60        # narrower lines of one length are a coincidence, not a terminal's width
-MIN_WRAPPED = 3       # lines of exactly that width a block needs
+MIN_WRAPPED = 3       # distinct lines of exactly that width a block needs (a repeated record is one)
 EXCEPTION_START = re.compile(r"(?:^|(?<=\s))(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
                              r"(?:\([\w.]+\))?:(?: |$)")
 
@@ -67,35 +67,30 @@ def split_collapsed(content: str) -> list[str]:
     return lines
 
 
-def unwrapped(lines: list[str]) -> tuple[list[str], list[int]]:
-    """The lines, with those a terminal wrapped at its width joined, and the number of each
-    line's first piece. In a block (between code fences) whose longest length at least three
-    lines share, a line of that length goes on in the next ("... Watchdog caught colle" /
-    "ctive operation timeout ...") where the next starts no record of its own."""
-    out: list[str] = []
-    numbers: list[int] = []
+def wrapped_rows(texts: list[str]) -> list[tuple[int, int]]:
+    """(start, end) of each line of the text, where a terminal wrapped some at its width: in a
+    block (between code fences) whose longest length at least three distinct lines share, a line
+    of that length goes on in the next ("... Watchdog caught colle" / "ctive operation timeout
+    ...") where the next starts no record of its own. Lines that were not wrapped are one row."""
+    rows: list[tuple[int, int]] = []
     start = 0
-    while start < len(lines):
+    while start < len(texts):
         end = start
-        while end < len(lines) and not FENCE.match(lines[end]):
+        while end < len(texts) and not FENCE.match(texts[end]):
             end += 1
-        block = lines[start:end]
-        width = max(map(len, block), default=0)
-        wrapped = width >= MIN_WIDTH and sum(len(line) == width for line in block) >= MIN_WRAPPED
+        width = max(map(len, texts[start:end]), default=0)
+        wrapped = width >= MIN_WIDTH and len({t for t in texts[start:end] if len(t) == width}) >= MIN_WRAPPED
         i = start
         while i < end:
-            text, number = lines[i], i + 1
-            while wrapped and len(lines[i]) == width and i + 1 < end and _goes_on(text, lines[i], lines[i + 1]):
+            first = i
+            while wrapped and len(texts[i]) == width and i + 1 < end and _goes_on(texts[first], texts[i], texts[i + 1]):
                 i += 1
-                text += lines[i]
-            out.append(text)
-            numbers.append(number)
+            rows.append((first, i + 1))
             i += 1
-        if end < len(lines):               # the fence itself
-            out.append(lines[end])
-            numbers.append(end + 1)
+        if end < len(texts):               # the fence itself
+            rows.append((end, end + 1))
         start = end + 1
-    return out, numbers
+    return rows
 
 
 def _goes_on(record: str, piece: str, following: str) -> bool:

@@ -8,6 +8,7 @@ messages go on over the lines that follow them, hard-wrapped frame lines are joi
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -15,6 +16,7 @@ from typing import Iterable
 from enrich.facts import MAX_MESSAGE, Frame
 from enrich.logs import notebook
 from enrich.logs.native import TERMINATE, WHAT, compiler_error, is_hint, native_error, nccl_return
+from enrich.logs.paste import wrapped_rows
 from enrich.logs.peel import MAX_PIECES, Line, Peeler, whole_line
 
 TRACEBACK = "Traceback (most recent call last):"
@@ -155,13 +157,16 @@ class Parser:
                 or bool(self.awaiting_what) or self.peeler.pending)
 
     def feed(self, number: int, raw: str, neighbours: tuple[str, ...] | None = None) -> None:
+        for line in self.peel(number, raw, neighbours):
+            if self.kept is not None:
+                self.kept.append(_kept(line))
+            self.feed_line(line)
+
+    def peel(self, number: int, raw: str, neighbours: tuple[str, ...] | None = None) -> list[Line]:
         self.number = number
         lines = self.peeler.peel(number, raw, (self.previous_raw,) if neighbours is None else neighbours)
         self.previous_raw = raw
-        for line in lines:
-            if self.kept is not None:     # a warning says the process went on: what it quotes is no failure
-                self.kept.append((line.number, "" if line.level in WARNING_LEVELS else line.text))
-            self.feed_line(line)
+        return lines
 
     def feed_line(self, line: Line) -> None:
         stream = self._stream_of(line)
@@ -437,16 +442,30 @@ def parse_lines(lines: Iterable[str]) -> list[TextException]:
     return read_lines(lines)[0]
 
 
-def read_lines(lines: Iterable[str], numbers: list[int] | None = None) -> tuple[list[TextException], list[tuple[int, str]]]:
-    """Every line read (no trigger skipping): the exceptions, and each peeled line's text.
-    ``numbers``: each line's number where lines were joined (else they count from 1)."""
+def read_lines(lines: Iterable[str], paste: bool = False) -> tuple[list[TextException], list[tuple[int, str]]]:
+    """Every line read (no trigger skipping): the exceptions, and each peeled line's text. In a
+    ``paste``, lines a terminal wrapped at its width are read as one for the exceptions; the texts
+    stay as pasted (a wrap that lost its space, "the shape" / "in current", is for the quotes to
+    try both ways)."""
     lines = list(lines)
     parser = Parser()
-    parser.kept = []
+    peeled: list[Line] = []
     for i, line in enumerate(lines):
         following = (whole_line(lines[i + 1:i + 1 + MAX_PIECES]),) if i + 1 < len(lines) else ()
-        parser.feed(numbers[i] if numbers else i + 1, line, (lines[i - 1] if i else "",) + following)
-    return parser.finish(), parser.kept
+        peeled += parser.peel(i + 1, line, (lines[i - 1] if i else "",) + following)
+    rows = wrapped_rows([line.text for line in peeled]) if paste else [(n, n + 1) for n in range(len(peeled))]
+    for start, end in rows:
+        line = peeled[start]
+        if end - start > 1:
+            line = dataclasses.replace(line, text="".join(piece.text for piece in peeled[start:end]))
+        parser.number = line.number
+        parser.feed_line(line)
+    return parser.finish(), [_kept(line) for line in peeled]
+
+
+def _kept(line: Line) -> tuple[int, str]:
+    """A peeled line as read for quotes: a warning says the process went on, so what it quotes is no failure."""
+    return line.number, "" if line.level in WARNING_LEVELS else line.text
 
 
 def parse_text(text: str) -> list[TextException]:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from enrich.logs.paste import split_collapsed, unwrapped
+from enrich.logs.paste import split_collapsed, wrapped_rows
 from enrich.logs.peel import Peeler
 from enrich.logs.reader import module_of, strip_prefixes
 
@@ -201,17 +201,18 @@ def rows(line: str) -> list[str]:
 
 def test_lines_a_terminal_wrapped_at_its_width_are_joined():
     pasted = ["```", *rows(NOTE), "terminate called after throwing an instance of 'c10::Error'", *rows(LONG), "```"]
-    joined, numbers = unwrapped(pasted)
+    joined = ["".join(pasted[start:end]) for start, end in wrapped_rows(pasted)]
     assert joined == ["```", NOTE, "terminate called after throwing an instance of 'c10::Error'", LONG, "```"]
-    assert numbers == [1, 2, 2 + len(rows(NOTE)), 3 + len(rows(NOTE)), len(pasted)]
 
 
 def test_lines_cut_at_the_width_and_tables_are_not_joined():
     """A log cut at the width starts its next record as it started this one; a table's rows and
-    rules are of one width by design; prose of no common width is left as it is."""
+    rules are of one width by design; prose of no common width is left as it is; a record
+    repeated is one line however often it comes."""
     frames = [f"frame #{n}: c10d::ProcessGroupNCCL::watchdogHandler() + 0x890 (0x7f5a4441d7d0 in /home/u/lib/libtorch_cuda.so)"[:WIDTH]
               for n in range(4)]
     table = ["| GPU  Name        Persistence-M | Bus-Id        Disp.A | Volatile |"] * 4
     prose = ["a line of prose that is long enough to be over the width", "and another one"]
-    for pasted in (frames, table, prose):
-        assert unwrapped(pasted) == (pasted, list(range(1, len(pasted) + 1)))
+    repeated = ["ggml_metal_graph_compute: command buffer 3 failed with status 5 (insufficient memory)"] * 4
+    for pasted in (frames, table, prose, repeated):
+        assert wrapped_rows(pasted) == [(n, n + 1) for n in range(len(pasted))]
