@@ -454,3 +454,26 @@ def test_a_cut_message_that_shares_only_a_value_with_a_sample_names_nothing():
             "    accelerator.backward(loss)\n"
             "RuntimeError: NCCL error in: /opt/conda/conda-b")
     assert ids(text) == []
+
+
+def test_cudas_invalid_configuration_is_flashinfers_only_in_a_text_that_names_it():
+    """ggml's flash-attention launch fails with CUDA's own "Invalid configuration"; FlashInfer's tile
+    check says "Invalid configuration : <config> ... please create an issue"."""
+    assert ids("# Eval bug: In function launch_fattn: CUDA ERROR: Invalid configuration\n") == []
+    told = "FlashInfer ragged prefill raises its internal 'Invalid configuration' error for head_dim=32\n"
+    assert ids(told) == ["flashinfer/no-kernel-config"]
+
+
+def test_a_private_placeholder_is_not_a_models_config():
+    assert ids("# fix AttributeError: '_DummyConfig' object has no attribute 'model_type'\n") == []
+
+
+def test_a_copy_that_raised_is_its_own_error_not_a_size_mismatch():
+    """Since torch 0.4 a shape mismatch is "size mismatch for ..."; "While copying the parameter
+    named ..." goes on with the exception copy_() raised, which is the cause."""
+    text = ('RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:\n'
+            '\tWhile copying the parameter named "base_model.model.lm_head.weight", whose dimensions in the model are '
+            'torch.Size([8, 8192]) and whose dimensions in the checkpoint are torch.Size([8, 8192]), an exception occurred : '
+            "('Expected all tensors to be on the same device, but found at least two devices, npu:7 and npu:0!',).\n")
+    assert "torch/state-dict-size-mismatch" not in ids(text)
+    assert "torch/state-dict-size-mismatch" not in ids(text[:text.index("checkpoint are") + 12])

@@ -923,6 +923,10 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
      "torch/nccl-cuda-error", {}),
     ("INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:305: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) "
      "failed: unhandled system error (run with NCCL_DEBUG=INFO for details).\n", "torch/nccl-system-error", {}),
+    ("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:305: NCCL operation "
+     "ncclCommInitRank(&comm, nranks, id, rank) failed: internal error - please report this issue to the NCCL developers. "
+     "Last NCCL warning(error) log entry (may be unrelated) 'Attribute busid of node nic not found'.\n",
+     "torch/nccl-internal-error", {}),
     # torch's cudaMallocAsync backend: on device 0 the index, a NUL, ends the message
     ("torch.OutOfMemoryError: Allocation on device \n", "torch/cuda-oom", {}),
     ("torch.OutOfMemoryError: Allocation on device 1 would exceed allowed memory. (out of memory)\n", "torch/cuda-oom",
