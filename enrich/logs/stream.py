@@ -19,10 +19,12 @@ from enrich.logs.reader import Parser, TextException
 TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
             'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
             "xitcode", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
+            "TritonMissing",           # inductor's, printed without a traceback on a machine with no Triton
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 RARE_START = re.compile(r"[A-Z\[x]")
 RARELY_STARTED = re.compile("|".join(re.escape(word) for word in TRIGGERS if RARE_START.match(word)))
 FOUND_ONE_BY_ONE = tuple(word for word in TRIGGERS if not RARE_START.match(word))
+GLOG_ERROR = re.compile(r"E\d{4} \d\d:\d\d:\d\d")    # "E1128 16:31:49.479285 227 x.cc:563] Invalid argument: ..."
 BLOCK = 1 << 22
 KEPT = 20_000      # peeled lines kept for what they show (the programs at work), at most
 
@@ -82,7 +84,7 @@ def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, bef
     pos = 0
     previous = ""
     hits = _trigger_positions(text)
-    if parser.open:           # a record open at the end of the last block goes on here
+    if parser.open or GLOG_ERROR.match(text):   # a record open at the end of the last block goes on here
         hits.insert(0, 0)
     for hit in hits:
         if hit < pos:
@@ -104,7 +106,7 @@ def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, bef
             number += 1
             parser.feed(number, line, (previous, _neighbour(text, end, following)) if following else (previous,))
             previous, line, pos, end = line, following, end, after
-            if not parser.open:
+            if not parser.open and not GLOG_ERROR.match(line):   # a glog error record may carry no trigger word
                 break
     number += text.count("\n", pos)
     if whole and text and not text.endswith("\n") and pos < len(text):
