@@ -45,6 +45,16 @@ RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compil
           "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
 
 
+# the engine named in prose ("vllm 0.8.x", "VLLM部署"): too weak to refuse an entry (sglang's logs
+# name vLLM, whose layers it imported), enough to choose between two engines' entries of one message
+NAMES = {"sglang": re.compile(r"(?i)(?<![a-z])sglang(?![a-z])"), "vllm": re.compile(r"(?i)(?<![a-z])vllm(?![a-z])")}
+
+
+def named_in(text: str) -> frozenset[str]:
+    """The engines the text names as a word."""
+    return frozenset(name for name, word in NAMES.items() if word.search(text))
+
+
 def engines_in(text: str) -> frozenset[str]:
     """The programs whose marks the text shows."""
     shown = {name for name, mark in MARKS.items() if mark.search(text)}
@@ -55,6 +65,20 @@ def other_engines(entry_id: str, shown: frozenset[str]) -> bool:
     """The entry is a program's own, and the text shows a rival of that program but not it."""
     program = entry_id.split("/", 1)[0]
     return program in RIVALS and program not in shown and bool(RIVALS[program] & shown)
+
+
+def rivals_own(entry_id: str, shown: frozenset[str], named: frozenset[str]) -> str | None:
+    """The rival engine whose copy of the entry's words the text is: it shows the rival and not
+    the entry's program, or, showing neither, names only the rival."""
+    program = entry_id.split("/", 1)[0]
+    rivals = RIVALS.get(program, set())
+    if program in shown:
+        return None
+    if rivals & shown:
+        return next(iter(sorted(rivals & shown)))
+    if program not in named and len(rivals & named) == 1:
+        return next(iter(rivals & named))
+    return None
 
 
 def only(program: str, shown: frozenset[str]) -> bool:

@@ -13,7 +13,7 @@ from enrich.catalog.regex import captured
 from enrich.explain import explain
 from enrich.model import Enrichment
 from enrich.facts import from_text
-from enrich.logs.engines import engines_in, other_engines
+from enrich.logs.engines import engines_in, named_in, other_engines, rivals_own
 from enrich.logs.identify import identify, refused_whole
 from enrich.logs.in_text import in_text_mentions, shown, words_in
 from enrich.logs.mentions import Mention, mentions
@@ -81,13 +81,14 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
         found, lines = read_lines(head.splitlines(), paste=True)
         order = {number: i for i, (number, _) in enumerate(lines)}
         whole = unsplit(head)
-        engines = engines_in(whole)
-        return group(found, catalog, all, mentions(lines, catalog, engines=engines), order, engines,
-                     shown((whole, "\n".join(text for _, text in lines)), catalog), lines)
+        engines, named = engines_in(whole), named_in(whole)
+        return group(found, catalog, all, mentions(lines, catalog, engines=engines, named=named), order, engines,
+                     shown((whole, "\n".join(text for _, text in lines)), catalog), lines, named)
     lines = []
     found = scan(_Rejoined(head, stream), lines)
     read = "\n".join(text for _, text in lines)
-    return group(found, catalog, all, engines=engines_in(read), programs=shown((read,), catalog), lines=lines)
+    return group(found, catalog, all, engines=engines_in(read), programs=shown((read,), catalog), lines=lines,
+                 named=named_in(read))
 
 
 class _Rejoined:
@@ -106,7 +107,7 @@ class _Rejoined:
 def group(found: list[TextException], catalog: Catalog, all: bool = False,
           quoted: list[Mention] = (), order: dict[int, int] | None = None,
           engines: frozenset[str] = frozenset(), programs: list = (),
-          lines: list[tuple[int, str]] = ()) -> list[Finding]:
+          lines: list[tuple[int, str]] = (), named: frozenset[str] = frozenset()) -> list[Finding]:
     outer = {id(e.led_to) for e in found if e.led_to is not None}
     by_text: dict[tuple, Finding] = {}
     finding_of: dict[int, Finding] = {}
@@ -137,14 +138,14 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     _printed_again(found, finding_of)
     _known_in_text(items, programs)
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
-    _other_engines_copies(items, engines)      # before quotes are weighed against what was identified
+    _other_engines_copies(items, engines, named, catalog)      # before quotes are weighed against what was identified
     if programs:
         quoted = sorted([*quoted, *in_text_mentions(lines, programs)], key=lambda m: (order or {}).get(m.line, m.line))
     before = {number: lines[i - 1][1] for i, (number, _) in enumerate(lines) if i}   # the line read before each
     items += _mentioned(quoted, catalog, items, order or {}, before)
     items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
     _disown(items, found, catalog)
-    _other_engines_copies(items, engines)
+    _other_engines_copies(items, engines, named, catalog)
     _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
     _goes_on_after_a_blank(items, order or {})
@@ -233,11 +234,26 @@ def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) 
             _forget(f)
 
 
-def _other_engines_copies(items: list[Finding], engines: frozenset[str]) -> None:
-    """sglang's copy of a vLLM message, or the reverse, in a text that shows only the other engine."""
+def _other_engines_copies(items: list[Finding], engines: frozenset[str], named: frozenset[str],
+                          catalog: Catalog) -> None:
+    """sglang's copy of a vLLM message, or the reverse, in a text that shows only the other engine
+    (or, showing neither, names only the other): that engine's entry of the same words, if it
+    has one; else no entry where the text shows the other engine."""
     for f in items:
-        if f.id and other_engines(f.id, engines):
+        if not f.id:
+            continue
+        rival = rivals_own(f.id, engines, named)
+        twin = _twin(catalog, f, rival) if rival else None
+        if twin is not None:
+            _explain(f, twin, captured(twin.message.search(f.message)), f.message)
+        elif other_engines(f.id, engines):
             _forget(f)
+
+
+def _twin(catalog: Catalog, f: Finding, program: str):
+    """The program's entry that reads the finding's message too."""
+    return next((e for e in catalog.index.message_candidates(f.message)
+                 if e.id.split("/", 1)[0] == program and e.message is not None and e.message.search(f.message)), None)
 
 
 def _forget(f: Finding) -> None:

@@ -50,46 +50,49 @@ class Mention:
 
 
 def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = True,
-             engines: frozenset[str] = frozenset()) -> list[Mention]:
+             engines: frozenset[str] = frozenset(), named: frozenset[str] = frozenset()) -> list[Mention]:
     """Catalog messages in (line number, text) pairs, one per line and entry; ``engines``: the
     engines the text shows (an engine's messages too common to trust alone are its own in a text
-    that shows it and no other)."""
+    that shows it and no other); ``named``: the engines it names in words."""
     found: list[Mention] = []
     index = catalog.index
     for number, line in lines:
         line = line[:MAX_LINE]
         if len(line) < 12:
             continue
-        named = []
+        matched = []
         for entry in _worded(index, line):
             if _needs_site(entry, engines):
                 continue
             m = _search(entry.message, line)
             if m is not None:
-                named.append(Mention(number, entry.id, m.group(0), captured(m)))
+                matched.append(Mention(number, entry.id, m.group(0), captured(m)))
         # a quote another entry's quote holds is part of that error ("Missing key(s) ... Unexpected key(s) ..."),
         # unless that entry wraps it ("Capture cuda graph failed: <the error>")
-        wraps = {m.entry_id for m in named if catalog.entries[m.entry_id].wrapper}
-        found += [m for m in named if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
-                                              for o in named)]
-        if not named:
+        wraps = {m.entry_id for m in matched if catalog.entries[m.entry_id].wrapper}
+        found += [m for m in matched if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
+                                                for o in matched)]
+        if not matched:
             found += _cut_mentions(number, line, catalog, engines)
     found += _wrapped(lines, catalog, {m.line for m in found}, engines) if wrapped else []
     if wrapped and not found:
         found = _retyped(lines, catalog, engines)
     text_of = dict(lines)
     return [m for m in found if not PLACEHOLDER.search(m.text) and not _warned(text_of.get(m.line, ""), m.text)
-            and _one_program(m, catalog, engines)]
+            and (not wrapped or _one_program(m, catalog, engines, named))]     # joined lines: the caller's
 
 
-def _one_program(mention: Mention, catalog: Catalog, engines: frozenset[str]) -> bool:
+def _one_program(mention: Mention, catalog: Catalog, engines: frozenset[str], named: frozenset[str]) -> bool:
     """No other program's entry reads the same words (sglang's copies of vLLM's checks), or the
-    text shows the program: the words alone do not say which of two programs raised them."""
+    text shows the program, or, showing neither, names it and not the other: the words alone do
+    not say which of two programs raised them."""
     program = mention.entry_id.split("/", 1)[0]
     if program in engines:
         return True
-    return not any(e.id.split("/", 1)[0] != program and (m := _search(e.message, mention.text)) is not None
-                   and m.group(0) == mention.text for e in _worded(catalog.index, mention.text))
+    others = {e.id.split("/", 1)[0] for e in _worded(catalog.index, mention.text)
+              if e.id.split("/", 1)[0] != program and (m := _search(e.message, mention.text)) is not None
+              and m.group(0) == mention.text}
+    return not others or not others & (engines | named) and program in named
 
 
 def _warned(line: str, quote: str) -> bool:

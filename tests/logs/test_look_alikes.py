@@ -477,3 +477,23 @@ def test_a_copy_that_raised_is_its_own_error_not_a_size_mismatch():
             "('Expected all tensors to be on the same device, but found at least two devices, npu:7 and npu:0!',).\n")
     assert "torch/state-dict-size-mismatch" not in ids(text)
     assert "torch/state-dict-size-mismatch" not in ids(text[:text.index("checkpoint are") + 12])
+
+
+def test_the_fallbacks_refusal_is_the_engine_the_text_shows_or_names():
+    """vLLM (0.8 to 0.10) and sglang refuse an architecture in the same words. The engine the text
+    shows says whose; a text that shows neither but names one in prose is that one's; a text that
+    names both says nothing more than the words."""
+    error = ("ValueError: Cannot find model module. 'MiniMindForCausalLM' is not a registered model in the "
+             "Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' "
+             "is not present in the model config's 'auto_map' (relevant if the model is custom).\n")
+    vllm = "(EngineCore_DP0 pid=812) ERROR 05-12 10:02:11 [core.py:700] EngineCore failed to start.\n"
+    sglang = "[2025-05-12 10:02:11 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+    assert ids(vllm + error) == ["vllm/architecture-unsupported"]
+    assert ids(sglang + error) == ["sglang/arch-no-model-module"]
+    prose = "# VLLM部署\n\nvllm 0.8.x 和 0.7.x 都试过了，部署时一直报错：\n\n"
+    assert ids(prose + error) == ["vllm/architecture-unsupported"]
+    assert ids(prose.replace("VLLM", "SGLang").replace("vllm", "sglang") + error) == ["sglang/arch-no-model-module"]
+    # quoted in prose: the words alone name neither engine, the one named says whose
+    quoted = f"Deploying with vLLM fails: `{error.strip()}`\n"
+    assert ids(quoted) == ["vllm/architecture-unsupported"]
+    assert ids(quoted.replace("vLLM", "vLLM and sglang")) == []
