@@ -18,8 +18,8 @@ from enrich.logs.per_catalog import per_catalog
 # a Python warning just before the words: "UserWarning: CUDA initialization: Found no NVIDIA driver
 # ..." is torch.cuda.is_available() saying False, and the process goes on
 WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
-# where a quoted message may start inside a line; "error=..." is a key=value (logfmt) field
-STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)=[\"']?|\s+")
+# where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields
+STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)(?:\[\w+\])?=[\"']?|\s+")
 MAX_STARTS = 48
 OPENERS = re.compile(r"[`\"'(\[]+\s*")
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")

@@ -953,6 +953,15 @@ def test_prose_after_a_blank_line_stays_out_of_the_message():
      "transformers/unknown-model-type", {}),
     ("# ProcessGroupNCCL.cpp:260, unhandled cuda error, when using 2 nodes with 4 GPUs each\n",
      "torch/nccl-cuda-error", {}),
+    ('multi-node training fails with "ProcessGroupNCCL.cpp:1269, internal error" and NCCL 2.14.3\n',
+     "torch/nccl-internal-error", {}),
+    # NCCL's bootstrap line retyped without the space before its colon
+    ('the log says "NCCL error in: ProcessGroupNCCL.cpp" and "Bootstrap: no socket interface found"\n',
+     "torch/nccl-no-socket-interface", {}),
+    # a structured log's "key[sub]=" field before the message
+    ("err[msg]=Cannot find an appropriate cached snapshot folder for the specified revision on the local disk and "
+     "outgoing traffic has been disabled. To enable repo look-ups and downloads online, pass 'local_files_only=False' "
+     "as input.\n", "transformers/hub-unreachable", {}),
     # transformers 4.x's fast tokenizer asked to convert from slow with no slow class
     ("ValueError: Cannot instantiate this tokenizer from a slow version.\nIf it's based on sentencepiece, make sure "
      "you have sentencepiece installed.\n", "transformers/tokenizer-backend", {}),
