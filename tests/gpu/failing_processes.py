@@ -197,6 +197,156 @@ SCENARIOS = [
         torch.zeros(1, device="cuda")
         ctypes.string_at(0)
     """, launcher="torchrun1"),
+    # recorded 2026-12-05; expectations written before the first recording
+    Scenario("cuda-oom-async", ["torch/cuda-oom"], """
+        import torch
+        total = torch.cuda.get_device_properties(0).total_memory
+        weights = torch.empty(int(total * 0.8), dtype=torch.uint8, device="cuda")
+        activations = torch.empty(int(total * 0.3), dtype=torch.uint8, device="cuda")
+    """, env={"PYTORCH_CUDA_ALLOC_CONF": "backend:cudaMallocAsync"}),
+    Scenario("cuda-oom-expandable", ["torch/cuda-oom"], """
+        import torch
+        total = torch.cuda.get_device_properties(0).total_memory
+        weights = torch.empty(int(total * 0.8), dtype=torch.uint8, device="cuda")
+        activations = torch.empty(int(total * 0.3), dtype=torch.uint8, device="cuda")
+    """, env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}),
+    Scenario("cuda-error-oom-busy-gpu", ["torch/cuda-error-oom"], """
+        import subprocess, sys, torch
+        free, _ = torch.cuda.mem_get_info()
+        held = torch.empty(free - (64 << 20), dtype=torch.uint8, device="cuda")   # another server's weights
+        second = subprocess.run([sys.executable, "-c", "import torch; torch.zeros(1, device='cuda'); torch.randn(64, 64, device='cuda') @ torch.randn(64, 64, device='cuda')"])
+        sys.exit(second.returncode)
+    """),
+    Scenario("device-assert-triton", ["torch/cuda-device-assert"], """
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def gather_kernel(table_ptr, ids_ptr, out_ptr, vocab):
+            token = tl.load(ids_ptr + tl.arange(0, 4))
+            tl.device_assert(token < vocab, "token id past the vocabulary")
+            tl.store(out_ptr + tl.arange(0, 4), tl.load(table_ptr + token))
+
+        table = torch.randn(100, device="cuda")
+        ids = torch.tensor([1, 2, 3, 150], device="cuda", dtype=torch.int32)
+        out = torch.empty(4, device="cuda")
+        gather_kernel[(1,)](table, ids, out, 100)
+        torch.cuda.synchronize()
+    """, env={"TRITON_DEBUG": "1"}),
+    Scenario("triton-oor-threads", ["triton/oor-threads"], """
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def add_kernel(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs) + tl.load(y_ptr + offs))
+
+        x = torch.randn(4096, device="cuda")
+        add_kernel[(1,)](x, x, torch.empty_like(x), BLOCK=4096, num_warps=64)
+    """),
+    Scenario("triton-incompatible-operands", ["triton/incompatible-operand-types"], """
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def shift_kernel(x_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            ptr = x_ptr + 0.5          # a float offset on a pointer
+            tl.store(ptr + offs, tl.load(x_ptr + offs))
+
+        x = torch.randn(64, device="cuda")
+        shift_kernel[(1,)](x, BLOCK=64)
+    """),
+    Scenario("triton-autotune-no-configs", ["triton/autotune-no-configs"], """
+        import torch, triton, triton.language as tl
+
+        def keep_fitting(configs, named_args, **kwargs):
+            return [c for c in configs if c.kwargs["BLOCK"] <= named_args["n"]]
+
+        @triton.autotune(configs=[triton.Config({"BLOCK": 1024}), triton.Config({"BLOCK": 2048})], key=["n"],
+                         prune_configs_by={"early_config_prune": keep_fitting})
+        @triton.jit
+        def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+        x = torch.randn(100, device="cuda")
+        copy_kernel[(1,)](x, torch.empty_like(x), 100)
+    """),
+    Scenario("sdpa-dtype-mismatch", ["torch/sdpa-dtype-mismatch"], """
+        import torch
+        q = torch.randn(1, 8, 16, 64, device="cuda", dtype=torch.bfloat16)
+        kv = torch.randn(1, 8, 16, 64, device="cuda", dtype=torch.float16)     # a KV cache kept in fp16
+        torch.nn.functional.scaled_dot_product_attention(q, kv, kv)
+    """),
+    Scenario("load-weights-only-global", ["torch/load-weights-only-global"], """
+        import dataclasses, torch
+
+        @dataclasses.dataclass
+        class TrainState:
+            step: int
+            lr: float
+
+        torch.save({"model": torch.nn.Linear(4, 4).state_dict(), "state": TrainState(100, 3e-4)}, "ckpt.pt")
+        torch.load("ckpt.pt", map_location="cuda")
+    """),
+    Scenario("load-lfs-pointer", ["torch/load-not-a-checkpoint"], """
+        import pathlib, torch
+        pathlib.Path("pytorch_model.bin").write_text(
+            "version https://git-lfs.github.com/spec/v1\\n"
+            "oid sha256:4d5c2b6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c\\n"
+            "size 498637331\\n")          # cloned without git-lfs
+        torch.load("pytorch_model.bin", map_location="cuda")
+    """),
+    Scenario("load-truncated-checkpoint", ["torch/load-corrupt-archive"], """
+        import os, torch
+        torch.save(torch.nn.Linear(1024, 1024).state_dict(), "model.pt")
+        os.truncate("model.pt", os.path.getsize("model.pt") // 2)        # a download cut short
+        torch.load("model.pt", map_location="cuda")
+    """),
+    Scenario("state-dict-size-mismatch", ["torch/state-dict-size-mismatch"], """
+        import torch
+        model = torch.nn.Sequential(torch.nn.Embedding(32000, 64), torch.nn.Linear(64, 32000)).cuda()
+        checkpoint = torch.nn.Sequential(torch.nn.Embedding(32064, 64), torch.nn.Linear(64, 32064)).state_dict()
+        model.load_state_dict(checkpoint)
+    """),
+    Scenario("dist-env-missing", ["torch/dist-env-missing"], """
+        import torch, torch.distributed as dist
+        dist.init_process_group("nccl")
+    """),
+    Scenario("default-group-not-initialized", ["torch/default-group-not-initialized"], """
+        import torch, torch.distributed as dist
+        t = torch.ones(1, device="cuda")
+        dist.all_reduce(t)
+    """),
+    Scenario("gloo-interface-not-found", ["torch/gloo-interface-not-found"], """
+        import torch, torch.distributed as dist
+        dist.init_process_group("gloo")
+    """, launcher="torchrun1", env={"GLOO_SOCKET_IFNAME": "ib7"}),
+    Scenario("dataloader-bus-error", ["process/bus-error"], """
+        import os, signal, torch
+        from torch.utils.data import DataLoader, Dataset
+
+        class Shards(Dataset):
+            def __len__(self):
+                return 8
+
+            def __getitem__(self, i):
+                os.kill(os.getpid(), signal.SIGBUS)      # a memory-mapped shard truncated under the reader
+                return torch.zeros(1)
+
+        if __name__ == "__main__":
+            for batch in DataLoader(Shards(), num_workers=1):
+                print(batch.cuda().sum().item())
+    """),
+    Scenario("torchrun-sigill", ["process/illegal-instruction"], """
+        import os, signal, torch
+        torch.zeros(1, device="cuda")
+        os.kill(os.getpid(), signal.SIGILL)
+    """, launcher="torchrun1"),
+    Scenario("torchrun-abort", ["process/native-abort"], """
+        import os, torch
+        torch.zeros(1, device="cuda")
+        os.abort()
+    """, launcher="torchrun1"),
 ]
 
 LAUNCHERS = {
