@@ -38,6 +38,9 @@ MARKS = {
     # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
 }
+# ROCm's HIP names itself before errors it reports in CUDA's words ("Triton Error [HIP]: Code: 209,
+# Messsage: no kernel image is available ..."), whose CUDA causes and fixes are not its
+HIP = re.compile(r"\[HIP\]|\bHIP error\b|\bhipError\w+")
 # mlx-lm's entries go with MLX's marks (engines_in names both from one search)
 ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get

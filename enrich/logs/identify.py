@@ -16,6 +16,7 @@ from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_runs, alternative_words, captured
 from enrich.facts import Facts
 from enrich.logs.cut import MIN_LITERAL, cut_match, cut_values, prefixes
+from enrich.logs.engines import HIP
 from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match, sites_at
@@ -96,7 +97,7 @@ def _readings(exc: TextException, type_name: str):
     first = message.split("\n", 1)[0]
     rest = message[len(first):]
     for n, sep in enumerate(SEPARATOR.finditer(first)):    # a message embedded after a lead-in
-        if n >= MAX_EMBEDDED:
+        if n >= MAX_EMBEDDED or HIP.search(first, 0, sep.start()):   # ROCm's, in CUDA's words
             break
         embedded = first[sep.end():] + rest
         if embedded not in seen:
@@ -154,7 +155,7 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         if len(normal) < MIN_CUT:
             continue
         entries = {e.id: e for sample, e, reach, fixed in _samples(catalog)
-                   if sample.startswith(normal) and reach < len(normal) < len(sample)
+                   if sample.startswith(normal) and reach < len(normal) < len(sample.rstrip(".…"))   # cut, not whole
                    and fixed[len(normal)] - fixed[reach] >= MIN_LITERAL and _class_ok(e, facts)}
         groups = {}
         if not entries:

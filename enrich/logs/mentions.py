@@ -11,7 +11,7 @@ from itertools import islice
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
-from enrich.logs.engines import only
+from enrich.logs.engines import HIP, only
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
 
@@ -79,6 +79,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         found = _retyped(lines, catalog, engines)
     text_of = dict(lines)
     return [m for m in found if not PLACEHOLDER.search(m.text) and not _warned(text_of.get(m.line, ""), m.text)
+            and not _after_hip(text_of.get(m.line, ""), m.text)
             and (not wrapped or _one_program(m, catalog, engines, named))]     # joined lines: the caller's
 
 
@@ -93,6 +94,11 @@ def _one_program(mention: Mention, catalog: Catalog, engines: frozenset[str], na
               if e.id.split("/", 1)[0] != program and (m := _search(e.message, mention.text)) is not None
               and m.group(0) == mention.text}
     return not others or not others & (engines | named) and program in named
+
+
+def _after_hip(line: str, quote: str) -> bool:
+    """ROCm's HIP names itself before the words on their line: its error, in CUDA's words."""
+    return HIP.search(line, 0, max(line.find(quote), 0)) is not None
 
 
 def _warned(line: str, quote: str) -> bool:

@@ -497,3 +497,23 @@ def test_the_fallbacks_refusal_is_the_engine_the_text_shows_or_names():
     quoted = f"Deploying with vLLM fails: `{error.strip()}`\n"
     assert ids(quoted) == ["vllm/architecture-unsupported"]
     assert ids(quoted.replace("vLLM", "vLLM and sglang")) == []
+
+
+def test_rocms_hip_reports_in_cudas_words_are_not_cudas():
+    """HIP names itself before an error it reports in CUDA's words: the CUDA entry's causes (a wheel
+    built for other GPUs, CUDA_LAUNCH_BLOCKING) are not ROCm's."""
+    hip = ("torch._inductor.exc.InductorError: RuntimeError: Triton Error [HIP]:  Code: 209, Messsage: no kernel image "
+           "is available for execution on the device\n")
+    assert ids(hip) == []
+    assert ids("# [ROCm]: `RuntimeError: Triton Error [HIP]: Code: 209, Messsage: no kernel image is available for "
+               "execution on the device`\n") == []
+    cuda = hip.replace("[HIP]", "[CUDA]")
+    assert ids(cuda) == ["torch/cuda-no-kernel-image"]
+
+
+def test_a_negative_size_wrapped_to_unsigned_is_no_buffer_too_large():
+    """2**64 - 2048 bytes is a size computed below zero (an empty last chunk), not a large array."""
+    wrapped = ("RuntimeError: [metal::malloc] Attempting to allocate 18446744073709549568 bytes which is greater than "
+               "the maximum allowed buffer size of 17179869184 bytes.\n")
+    assert ids(wrapped) == []
+    assert ids(wrapped.replace("18446744073709549568", "48736917632")) == ["mlx/metal-buffer-too-large"]
