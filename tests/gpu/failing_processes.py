@@ -5,7 +5,10 @@ torch.multiprocessing), without enrich, its stdout and stderr captured together 
 container log would show them. ``expect`` is the catalog entry the log should be explained by,
 written before the first recording. Usage (on the GPU machine):
 
-    python tests/gpu/failing_processes.py OUT.json [NAME ...]
+    python tests/gpu/failing_processes.py OUT.json [--under-enrich] [NAME ...]
+
+``--under-enrich`` runs each one under ``enrich run`` instead, to see the notes enrich attaches in
+the live processes (tests/fixtures/processes/enriched.json).
 
 The recordings live in tests/fixtures/processes/ (one .log each, labels in labels.json).
 """
@@ -366,7 +369,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def record(scenario: Scenario, folder: Path) -> dict:
+def record(scenario: Scenario, folder: Path, under_enrich: bool = False) -> dict:
     script = folder / f"{scenario.name.replace('-', '_')}.py"
     script.write_text(textwrap.dedent(scenario.script).lstrip())
     port = free_port()
@@ -378,7 +381,10 @@ def record(scenario: Scenario, folder: Path) -> dict:
     env = {**os.environ, **scenario.env, "PYTHONUNBUFFERED": "1"}
     start = time.monotonic()
     try:
-        done = subprocess.run(LAUNCHERS[scenario.launcher](str(script), port), cwd=folder, env=env,
+        command = LAUNCHERS[scenario.launcher](str(script), port)
+        if under_enrich:
+            command = [sys.executable, "-m", "enrich", "run", "--", *command]
+        done = subprocess.run(command, cwd=folder, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=180)
         output, status = done.stdout.decode("utf-8", "replace"), done.returncode
     except subprocess.TimeoutExpired as exc:
@@ -394,7 +400,8 @@ def record(scenario: Scenario, folder: Path) -> dict:
 def main() -> None:
     import torch
     import triton
-    wanted = set(sys.argv[2:])
+    under_enrich = "--under-enrich" in sys.argv[2:]
+    wanted = set(sys.argv[2:]) - {"--under-enrich"}
     machine = {"torch": torch.__version__, "triton": triton.__version__, "cuda": torch.version.cuda,
                "gpu": torch.cuda.get_device_name(0), "nccl": ".".join(map(str, torch.cuda.nccl.version())),
                "python": platform.python_version()}
@@ -403,7 +410,7 @@ def main() -> None:
         for scenario in SCENARIOS:
             if wanted and scenario.name not in wanted:
                 continue
-            records.append(record(scenario, Path(tmp)))
+            records.append(record(scenario, Path(tmp), under_enrich))
             print(f"{scenario.name}: exit {records[-1]['exit_status']} in {records[-1]['seconds']} s", flush=True)
     Path(sys.argv[1]).write_text(json.dumps({"machine": machine, "records": records}, indent=1))
 
