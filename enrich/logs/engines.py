@@ -70,18 +70,16 @@ def other_engines(entry_id: str, shown: frozenset[str]) -> bool:
     return program in RIVALS and program not in shown and bool(RIVALS[program] & shown)
 
 
-def rivals_own(entry_id: str, shown: frozenset[str], named: frozenset[str]) -> str | None:
-    """The rival engine whose copy of the entry's words the text is: it shows the rival and not
-    the entry's program, or, showing neither, names only the rival."""
+def rivals_own(entry_id: str, shown: frozenset[str], named: frozenset[str]) -> list[str]:
+    """The rival engines whose copy of the entry's words the text may be: those it shows, where it
+    does not show the entry's program, or, showing neither, the only one it names."""
     program = entry_id.split("/", 1)[0]
     rivals = RIVALS.get(program, set())
     if program in shown:
-        return None
+        return []
     if rivals & shown:
-        return next(iter(sorted(rivals & shown)))
-    if program not in named and len(rivals & named) == 1:
-        return next(iter(rivals & named))
-    return None
+        return sorted(rivals & shown)
+    return sorted(rivals & named) if program not in named and len(rivals & named) == 1 else []
 
 
 def only(program: str, shown: frozenset[str]) -> bool:

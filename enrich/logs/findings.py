@@ -242,8 +242,7 @@ def _other_engines_copies(items: list[Finding], engines: frozenset[str], named: 
     for f in items:
         if not f.id:
             continue
-        rival = rivals_own(f.id, engines, named)
-        twin = _twin(catalog, f, rival) if rival else None
+        twin = next((e for rival in rivals_own(f.id, engines, named) if (e := _twin(catalog, f, rival))), None)
         if twin is not None:
             _explain(f, twin, captured(twin.message.search(f.message)), f.message)
         elif other_engines(f.id, engines):
