@@ -82,6 +82,13 @@ def rivals_own(entry_id: str, shown: frozenset[str], named: frozenset[str]) -> l
     return sorted(rivals & named) if program not in named and len(rivals & named) == 1 else []
 
 
+def owns(program: str, shown: frozenset[str], named: frozenset[str]) -> bool:
+    """The text shows the program and none of its rivals, or, showing neither, names the program
+    and none of its rivals."""
+    rivals = RIVALS.get(program, set())
+    return only(program, shown) or (not shown & (rivals | {program}) and program in named and not rivals & named)
+
+
 def only(program: str, shown: frozenset[str]) -> bool:
     """The text shows the program and none of its rivals."""
     return program in shown and not RIVALS.get(program, set()) & shown

@@ -11,7 +11,7 @@ from itertools import islice
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
-from enrich.logs.engines import HIP, only
+from enrich.logs.engines import HIP, owns
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
 
@@ -62,7 +62,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
             continue
         matched = []
         for entry in _worded(index, line):
-            if _needs_site(entry, engines):
+            if _needs_site(entry, engines, named):
                 continue
             m = _search(entry.message, line)
             if m is not None:
@@ -73,10 +73,10 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         found += [m for m in matched if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
                                                 for o in matched)]
         if not matched:
-            found += _cut_mentions(number, line, catalog, engines)
-    found += _wrapped(lines, catalog, {m.line for m in found}, engines) if wrapped else []
+            found += _cut_mentions(number, line, catalog, engines, named)
+    found += _wrapped(lines, catalog, {m.line for m in found}, engines, named) if wrapped else []
     if wrapped and not found:
-        found = _retyped(lines, catalog, engines)
+        found = _retyped(lines, catalog, engines, named)
     text_of = dict(lines)
     return [m for m in found if not PLACEHOLDER.search(m.text) and not _warned(text_of.get(m.line, ""), m.text)
             and not _after_hip(text_of.get(m.line, ""), m.text)
@@ -107,9 +107,10 @@ def _warned(line: str, quote: str) -> bool:
     return at > 0 and WARNED.search(line, 0, at) is not None
 
 
-def _needs_site(entry, engines: frozenset[str]) -> bool:
-    """The entry's words are too common to name it without its raise site, which a quote lacks."""
-    return entry.require_site and not only(entry.engine, engines)
+def _needs_site(entry, engines: frozenset[str], named: frozenset[str]) -> bool:
+    """The entry's words are too common to name it without its raise site, which a quote lacks,
+    unless the text is its program's alone."""
+    return entry.require_site and not owns(entry.engine, engines, named)
 
 
 # "{pretrained_model_name_or_path}": an f-string in printed source code, not a message as raised
@@ -133,7 +134,8 @@ def _worded(index, line: str) -> list:
     return out
 
 
-def _retyped(lines: list[tuple[int, str]], catalog: Catalog, engines: frozenset[str]) -> list[Mention]:
+def _retyped(lines: list[tuple[int, str]], catalog: Catalog, engines: frozenset[str],
+             named: frozenset[str]) -> list[Mention]:
     """Last resort, when nothing else in the paste is a catalog message: one retyped in another
     case ("valueerror: bfloat16 is only supported ..."), whole or cut."""
     index = _lower_index(catalog)
@@ -142,7 +144,7 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, engines: frozenset[
         words = set(LOWER_WORD.findall(line.lower()))
         for entry, needed, leads, folded in index:
             whole = any(alternative <= words for alternative in needed)
-            if _needs_site(entry, engines) or not (whole or any(lead <= words for lead in leads)):
+            if _needs_site(entry, engines, named) or not (whole or any(lead <= words for lead in leads)):
                 continue
             m = _search(folded, line) if whole else None
             if m is None:
@@ -173,7 +175,8 @@ def _lower_index(catalog: Catalog) -> list:
     return index
 
 
-def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], engines: frozenset[str]) -> list[Mention]:
+def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], engines: frozenset[str],
+             named: frozenset[str]) -> list[Mention]:
     """A message over consecutive lines: hard-wrapped (at a space or mid-word), or a multi-line
     message printed line by line."""
     out = []
@@ -191,7 +194,7 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], eng
         else:
             joins = (head + " " + tail, head + tail, block)
         for joined in joins:
-            found = [m for m in mentions([(number, joined)], catalog, wrapped=False, engines=engines)
+            found = [m for m in mentions([(number, joined)], catalog, wrapped=False, engines=engines, named=named)
                      if not any(m.text in text for text in known)]
             if found:
                 out += found
@@ -213,14 +216,15 @@ def _listed(lines: list[tuple[int, str]], start: int) -> list[str]:
     return out
 
 
-def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[str]) -> list[Mention]:
+def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[str],
+                  named: frozenset[str]) -> list[Mention]:
     """A quoted message or an issue title that stops before the message's end."""
     spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     first = line.split(" ", 1)[0]
     for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
         m = cut_match(entry.message, line)
-        if m is not None and not _needs_site(entry, engines):
+        if m is not None and not _needs_site(entry, engines, named):
             return [Mention(number, entry.id, line, cut_values(m), True)]
     dropped = {}                 # a shortened title -> the words it dropped
     if line.startswith("# "):
@@ -241,7 +245,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[s
                 matched[entry.id] = (entry, m)
         if len(matched) == 1:          # the start of one message only, not of several
             [(entry, m)] = matched.values()
-            if _needs_site(entry, engines):
+            if _needs_site(entry, engines, named):
                 return []
             return [Mention(number, entry.id, span, cut_values(m), True)]
     return []

@@ -517,3 +517,11 @@ def test_a_negative_size_wrapped_to_unsigned_is_no_buffer_too_large():
                "the maximum allowed buffer size of 17179869184 bytes.\n")
     assert ids(wrapped) == []
     assert ids(wrapped.replace("18446744073709549568", "48736917632")) == ["mlx/metal-buffer-too-large"]
+
+
+def test_words_two_engines_share_are_the_engines_a_text_names_alone():
+    """sglang's quantization check raises vLLM's words: cut short in a pull request that names
+    only sglang, it is sglang's; in one that names both, neither's."""
+    pr = "sglang: the config check raised `Unknown quantization method` for pre-quantized MLX dumps\n"
+    assert ids(pr) == ["sglang/quantization-unknown"]
+    assert ids(pr.replace("sglang:", "sglang and vLLM:")) == []
