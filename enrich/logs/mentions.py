@@ -243,6 +243,8 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[s
             m = cut_match(entry.message, span, sentence=span in dropped)
             if m is not None and not _goes_on_otherwise(entry.message, span, dropped.get(span, "")):
                 matched[entry.id] = (entry, m)
+        if len(matched) > 1:           # the start of several programs' messages: the one the text is alone
+            matched = {key: em for key, em in matched.items() if owns(em[0].engine, engines, named)}
         if len(matched) == 1:          # the start of one message only, not of several
             [(entry, m)] = matched.values()
             if _needs_site(entry, engines, named):

@@ -520,8 +520,8 @@ def test_a_negative_size_wrapped_to_unsigned_is_no_buffer_too_large():
 
 
 def test_words_two_engines_share_are_the_engines_a_text_names_alone():
-    """sglang's quantization check raises vLLM's words: cut short in a pull request that names
-    only sglang, it is sglang's; in one that names both, neither's."""
-    pr = "sglang: the config check raised `Unknown quantization method` for pre-quantized MLX dumps\n"
+    """sglang's quantization check raises vLLM's words, and mlx-lm's starts the same: cut short in a
+    title that names only sglang, it is sglang's; in one that names vLLM too, neither's."""
+    pr = "# Failed to start the sglang service with the GLM-4.7-W8A8 model with the error: Unknown quantization method\n"
     assert ids(pr) == ["sglang/quantization-unknown"]
-    assert ids(pr.replace("sglang:", "sglang and vLLM:")) == []
+    assert ids(pr.replace("sglang", "sglang or vLLM")) == []
