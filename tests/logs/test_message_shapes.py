@@ -1048,3 +1048,17 @@ def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
     [finding] = read(text)
     assert finding.id == "torch/nccl-watchdog-timeout" and finding.line == 5     # terminate called ...
     assert finding.values["ran_ms"] == "1804582" and "seq" not in finding.values
+
+
+@pytest.mark.parametrize("text, entry", [
+    # the location elided by the writer
+    ("DDPで「RuntimeError: NCCL error in: ... unhandled cuda error」というエラーが出ます\n", "torch/nccl-cuda-error"),
+    # the Hub's gated-repository refusal, retyped with its URL elided and without its full stop
+    ('the log said "Cannot access gated repo for url...Access to model mistralai/Mistral-7B-Instruct-v0.2 is restricted"\n',
+     "transformers/repo-not-found"),
+    # the Hub's answer to a fine-grained token without access to gated repositories
+    ("403 Forbidden: Please enable access to public gated repositories in your fine-grained token settings to view "
+     "this repository.\n", "transformers/repo-not-found"),
+])
+def test_wordings_retyped_on_web_pages(text, entry):
+    assert [f.id for f in read(text)] == [entry]
