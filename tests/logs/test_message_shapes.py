@@ -1053,6 +1053,9 @@ def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
 @pytest.mark.parametrize("text, entry", [
     # the location elided by the writer
     ("DDPで「RuntimeError: NCCL error in: ... unhandled cuda error」というエラーが出ます\n", "torch/nccl-cuda-error"),
+    # nccl-tests' report of a failed call, and a code retyped without its colon
+    ("DESKTOP: Test NCCL failure common.cu:777 'unhandled system error'\n", "torch/nccl-system-error"),
+    ("paddle.utils.run_check() fails with 'RuntimeError NCCL Error 2 unhandled system error'\n", "torch/nccl-system-error"),
     # the Hub's gated-repository refusal, retyped with its URL elided and without its full stop
     ('the log said "Cannot access gated repo for url...Access to model mistralai/Mistral-7B-Instruct-v0.2 is restricted"\n',
      "transformers/repo-not-found"),
