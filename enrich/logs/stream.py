@@ -84,7 +84,7 @@ def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, bef
     pos = 0
     previous = ""
     hits = _trigger_positions(text)
-    if parser.open or GLOG_ERROR.match(text):   # a record open at the end of the last block goes on here
+    if parser.open or GLOG_ERROR.match(text):   # a record open at the last block's end, or a glog error record
         hits.insert(0, 0)
     for hit in hits:
         if hit < pos:
