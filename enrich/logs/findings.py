@@ -27,6 +27,7 @@ from enrich.redact import redact_text
 NEAR = 6             # lines between a message and the traceback printed after it
 CHAIN = 8            # links of a chain looked along for the exception that explains its start
 AGAIN = 80           # lines within which a cut traceback may be printed again, whole
+NEXT_WARN = 2        # lines from one NCCL WARN without its host prefix to the next of its thread
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry knows them
 # the package whose lookup failed, and the name it looked up ("mlx_vlm.models.gemma4")
@@ -430,15 +431,20 @@ def _goes_on_after_a_blank(items: list[Finding], order: dict[int, int]) -> None:
 
 def _nccl_unwinding(items: list[Finding]) -> None:
     """An NCCL thread reports one failure at each level it unwinds through: a later WARN of the
-    same thread (host:pid:tid) that no entry knows is the first one, reported further up."""
+    same thread (host:pid:tid) that no entry knows is the first one, reported further up. WARN
+    lines without their host prefix (retyped, or the prefix cut) are one thread where they follow
+    one another."""
     warned: set[str] = set()
+    last_bare = None
     for f in items:
         if f.exception != "NCCL WARN":
             continue
         threads = set(f.streams)
-        if threads & warned and not f.id:
+        follows = not threads and last_bare is not None and 0 < f.line - last_bare <= NEXT_WARN
+        if (threads & warned or follows) and not f.id:
             f.root_cause = False
         warned |= threads
+        last_bare = f.line if not threads else last_bare
 
 
 def _key(exc: TextException) -> tuple:

@@ -1065,3 +1065,12 @@ def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
 ])
 def test_wordings_retyped_on_web_pages(text, entry):
     assert [f.id for f in read(text)] == [entry]
+
+
+def test_nccl_warn_lines_without_their_host_prefix_unwind_as_one_thread():
+    """NCCL's WARN for the CUDA call that failed, then the WARN of the level above it, retyped
+    without their host:pid:tid prefix: one error, the first line's."""
+    text = ("NCCL WARN Cuda failure 'invalid argument'\n"
+            "NCCL WARN Error while creating shared memory segment /dev/shm/nccl-NzwJ7O (size 9637888)\n")
+    found = read(text, all=True)
+    assert [(f.id, f.root_cause) for f in found] == [("torch/nccl-cuda-error", True), (None, False)]
