@@ -82,9 +82,10 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
         found, lines = read_lines(head.splitlines(), paste=True)
         order = {number: i for i, (number, _) in enumerate(lines)}
         whole = unsplit(head)
-        engines, named = engines_in(whole), named_in(whole)
+        read = "\n".join(text for _, text in lines)
+        engines, named = engines_in(whole), named_in(read)     # names in the text, not in a collector's prefix
         return group(found, catalog, all, mentions(lines, catalog, engines=engines, named=named), order, engines,
-                     shown((whole, "\n".join(text for _, text in lines)), catalog), lines, named)
+                     shown((whole, read), catalog), lines, named)
     lines = []
     found = scan(_Rejoined(head, stream), lines)
     read = "\n".join(text for _, text in lines)

@@ -525,3 +525,14 @@ def test_words_two_engines_share_are_the_engines_a_text_names_alone():
     pr = "# Failed to start the sglang service with the GLM-4.7-W8A8 model with the error: Unknown quantization method\n"
     assert ids(pr) == ["sglang/quantization-unknown"]
     assert ids(pr.replace("sglang", "sglang or vLLM")) == []
+
+
+def test_an_engine_named_only_in_a_collectors_prefix_names_nothing():
+    """kubectl's --prefix and docker compose put the pod's or service's name before every line:
+    "vllm" there is a deployment's name, not the text naming the engine."""
+    error = ("ValueError: Cannot find model module. 'MiniMindForCausalLM' is not a registered model in the "
+             "Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' "
+             "is not present in the model config's 'auto_map' (relevant if the model is custom).\n")
+    bare = "Traceback (most recent call last):\n  File \"serve.py\", line 3, in <module>\n" + error
+    prefixed = "".join(f"[pod/vllm-7d9f8-abcde/vllm] {line}\n" for line in bare.splitlines())
+    assert ids(prefixed) == ids(bare)
