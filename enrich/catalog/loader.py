@@ -25,6 +25,7 @@ except ImportError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 GROUP = "enrich.catalogs"
+OWN = "enrich.patterns"      # the module of enrich's own catalog
 
 
 @dataclass
@@ -79,17 +80,25 @@ def load_files(paths: Iterable[Path], root: Path | None = None) -> Catalog:
 
 
 def catalog_dirs() -> list[Path]:
-    """Directories of every registered catalog package."""
+    """Directories of every registered catalog package. enrich's own is read from the import path
+    where no installed distribution registers it (a source tree on PYTHONPATH), with a warning:
+    without it every error would read "not in the catalog"."""
     from importlib.metadata import entry_points
 
-    dirs = []
     # enrich's own catalog first, then the others by name: the same order in every process.
-    for ep in sorted(entry_points(group=GROUP), key=lambda ep: (ep.value != "enrich.patterns", ep.name)):
+    found = sorted(entry_points(group=GROUP), key=lambda ep: (ep.value != OWN, ep.name))
+    modules = [(ep.name, ep.value.split(":")[0]) for ep in found]
+    if OWN not in (module for _, module in modules):
+        logger.warning("enrich: no installed distribution registers its catalog (%s); reading it from the "
+                       "import path (install enrich-llm to register it)", OWN)
+        modules.insert(0, ("builtin", OWN))
+    dirs = []
+    for name, module_name in modules:
         try:
-            module = importlib.import_module(ep.value.split(":")[0])
+            module = importlib.import_module(module_name)
             dirs.extend(Path(p) for p in getattr(module, "__path__", [Path(module.__file__).parent]))
         except Exception as exc:  # noqa: BLE001 - one bad plug-in must not hide the others
-            logger.warning("enrich: catalog %r could not be loaded: %s", ep.name, exc)
+            logger.warning("enrich: catalog %r could not be loaded: %s", name, exc)
     return dirs
 
 

@@ -41,3 +41,17 @@ def test_third_party_catalog_and_integration_are_picked_up(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env={"PYTHONPATH": f"{tmp_path}:{FIXTURES}", "PATH": "/usr/bin:/bin"})
     assert out.stdout.split() == ["demo/not-divisible", "entrypoint:acme.launch", "demo", "0"], out.stderr
+
+
+def test_its_own_catalog_is_read_from_the_import_path_when_no_distribution_registers_it(monkeypatch, caplog):
+    """A source tree on PYTHONPATH has no installed metadata, so no entry point names enrich's own
+    catalog: it is read from the import path, with a warning, not silently left out."""
+    import importlib.metadata
+
+    from enrich.catalog.loader import OWN, catalog_dirs
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [])
+    with caplog.at_level("WARNING", logger="enrich"):
+        dirs = catalog_dirs()
+    assert any(d.joinpath("torch").is_dir() for d in dirs)
+    assert any(OWN in r.getMessage() and "install enrich-llm" in r.getMessage() for r in caplog.records)
