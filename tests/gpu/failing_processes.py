@@ -412,7 +412,8 @@ def main() -> None:
                 continue
             records.append(record(scenario, Path(tmp), under_enrich))
             print(f"{scenario.name}: exit {records[-1]['exit_status']} in {records[-1]['seconds']} s", flush=True)
-    Path(sys.argv[1]).write_text(json.dumps({"machine": machine, "records": records}, indent=1))
+            # written after each one, so a run stopped by its time limit keeps what it recorded
+            Path(sys.argv[1]).write_text(json.dumps({"machine": machine, "records": records}, indent=1))
 
 
 if __name__ == "__main__":
