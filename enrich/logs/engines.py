@@ -4,11 +4,16 @@ sglang, a vLLM entry matched on the words alone explains the wrong engine, and t
 ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own,
 nvcc and ninja under FlashInfer's JIT as under sglang's, llama.cpp's ggml reports CUDA and Metal
 failures in the words torch and MLX use, and Megatron and DeepSpeed check their parallel sizes in
-sglang's words."""
+sglang's words.
+
+A text shows a program by its marks (paths, modules, log prefixes) and may name it in prose
+("vllm 0.8.x", "VLLM部署"); ``Programs`` holds both, and says whose entry a message is: the
+program's, a rival's copy, or nobody's to tell. ROCm's lead-in (``HIP``) refuses CUDA's entries."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 MARKS = {
     # source paths and modules, the launcher, the scheduler's log prefix "[2025-03-10 14:17:52 TP6] "
@@ -41,7 +46,7 @@ MARKS = {
 # ROCm's HIP names itself before errors it reports in CUDA's words ("Triton Error [HIP]: Code: 209,
 # Messsage: no kernel image is available ..."), whose CUDA causes and fixes are not its
 HIP = re.compile(r"\[HIP\]|\bHIP error\b|\bhipError\w+")
-# mlx-lm's entries go with MLX's marks (engines_in names both from one search)
+# mlx-lm's entries go with MLX's marks (Programs.of names both from one search)
 ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get
 RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compilers"}, "flashinfer": {"sglang-jit"},
@@ -53,42 +58,40 @@ RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compil
 NAMES = {"sglang": re.compile(r"(?i)(?<![a-z])sglang(?![a-z])"), "vllm": re.compile(r"(?i)(?<![a-z])vllm(?![a-z])")}
 
 
-def named_in(text: str) -> frozenset[str]:
-    """The engines the text names as a word."""
-    return frozenset(name for name, word in NAMES.items() if word.search(text))
+@dataclass(frozen=True)
+class Programs:
+    """The programs a text shows by their marks, and the engines it names as a word."""
+    shown: frozenset[str] = frozenset()
+    named: frozenset[str] = frozenset()
 
+    @classmethod
+    def of(cls, marked: str, prose: str) -> Programs:
+        """Marks read in ``marked``, names in ``prose`` (the peeled lines: a collector's prefix
+        naming a pod "vllm-..." names nothing)."""
+        shown = {name for name, mark in MARKS.items() if mark.search(marked)}
+        return cls(frozenset(shown | {ALIASES[name] for name in shown & ALIASES.keys()}),
+                   frozenset(name for name, word in NAMES.items() if word.search(prose)))
 
-def engines_in(text: str) -> frozenset[str]:
-    """The programs whose marks the text shows."""
-    shown = {name for name, mark in MARKS.items() if mark.search(text)}
-    return frozenset(shown | {ALIASES[name] for name in shown & ALIASES.keys()})
+    def refuse(self, entry_id: str) -> bool:
+        """The entry is a program's own, and the text shows a rival of that program but not it."""
+        program = entry_id.split("/", 1)[0]
+        return program in RIVALS and program not in self.shown and bool(RIVALS[program] & self.shown)
 
+    def rivals_own(self, entry_id: str) -> list[str]:
+        """The rival engines whose copy of the entry's words the text may be: those it shows, where
+        it does not show the entry's program, or, showing neither, the only one it names."""
+        program = entry_id.split("/", 1)[0]
+        rivals = RIVALS.get(program, set())
+        if program in self.shown:
+            return []
+        if rivals & self.shown:
+            return sorted(rivals & self.shown)
+        return sorted(rivals & self.named) if program not in self.named and len(rivals & self.named) == 1 else []
 
-def other_engines(entry_id: str, shown: frozenset[str]) -> bool:
-    """The entry is a program's own, and the text shows a rival of that program but not it."""
-    program = entry_id.split("/", 1)[0]
-    return program in RIVALS and program not in shown and bool(RIVALS[program] & shown)
-
-
-def rivals_own(entry_id: str, shown: frozenset[str], named: frozenset[str]) -> list[str]:
-    """The rival engines whose copy of the entry's words the text may be: those it shows, where it
-    does not show the entry's program, or, showing neither, the only one it names."""
-    program = entry_id.split("/", 1)[0]
-    rivals = RIVALS.get(program, set())
-    if program in shown:
-        return []
-    if rivals & shown:
-        return sorted(rivals & shown)
-    return sorted(rivals & named) if program not in named and len(rivals & named) == 1 else []
-
-
-def owns(program: str, shown: frozenset[str], named: frozenset[str]) -> bool:
-    """The text shows the program and none of its rivals, or, showing neither, names the program
-    and none of its rivals."""
-    rivals = RIVALS.get(program, set())
-    return only(program, shown) or (not shown & (rivals | {program}) and program in named and not rivals & named)
-
-
-def only(program: str, shown: frozenset[str]) -> bool:
-    """The text shows the program and none of its rivals."""
-    return program in shown and not RIVALS.get(program, set()) & shown
+    def owns(self, program: str, rivals: set[str] | None = None) -> bool:
+        """The text shows the program and none of its rivals (the fixed table's, unless given),
+        or, showing neither, names the program and none of its rivals."""
+        rivals = RIVALS.get(program, set()) if rivals is None else rivals
+        if program in self.shown:
+            return not rivals & self.shown
+        return not rivals & (self.shown | self.named) and program in self.named

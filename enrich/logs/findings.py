@@ -13,7 +13,7 @@ from enrich.catalog.regex import captured
 from enrich.explain import explain
 from enrich.model import Enrichment
 from enrich.facts import from_text
-from enrich.logs.engines import engines_in, named_in, other_engines, rivals_own
+from enrich.logs.engines import Programs
 from enrich.logs.identify import identify, refused_whole
 from enrich.logs.in_text import in_text_mentions, shown, words_in
 from enrich.logs.mentions import Mention, mentions
@@ -83,14 +83,13 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
         order = {number: i for i, (number, _) in enumerate(lines)}
         whole = unsplit(head)
         read = "\n".join(text for _, text in lines)
-        engines, named = engines_in(whole), named_in(read)     # names in the text, not in a collector's prefix
-        return group(found, catalog, all, mentions(lines, catalog, engines=engines, named=named), order, engines,
-                     shown((whole, read), catalog), lines, named)
+        programs = Programs.of(whole, read)
+        return group(found, catalog, all, mentions(lines, catalog, programs=programs), order, programs,
+                     shown((whole, read), catalog), lines)
     lines = []
     found = scan(_Rejoined(head, stream), lines)
     read = "\n".join(text for _, text in lines)
-    return group(found, catalog, all, engines=engines_in(read), programs=shown((read,), catalog), lines=lines,
-                 named=named_in(read))
+    return group(found, catalog, all, programs=Programs.of(read, read), in_text=shown((read,), catalog), lines=lines)
 
 
 class _Rejoined:
@@ -108,8 +107,8 @@ class _Rejoined:
 
 def group(found: list[TextException], catalog: Catalog, all: bool = False,
           quoted: list[Mention] = (), order: dict[int, int] | None = None,
-          engines: frozenset[str] = frozenset(), programs: list = (),
-          lines: list[tuple[int, str]] = (), named: frozenset[str] = frozenset()) -> list[Finding]:
+          programs: Programs = Programs(), in_text: list = (),
+          lines: list[tuple[int, str]] = ()) -> list[Finding]:
     outer = {id(e.led_to) for e in found if e.led_to is not None}
     by_text: dict[tuple, Finding] = {}
     finding_of: dict[int, Finding] = {}
@@ -138,16 +137,16 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             finding.streams.append(exc.stream)
     _explained_later(found, finding_of)
     _printed_again(found, finding_of)
-    _known_in_text(items, programs)
+    _known_in_text(items, in_text)
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
-    _other_engines_copies(items, engines, named, catalog)      # before quotes are weighed against what was identified
-    if programs:
-        quoted = sorted([*quoted, *in_text_mentions(lines, programs)], key=lambda m: (order or {}).get(m.line, m.line))
+    _other_engines_copies(items, programs, catalog)      # before quotes are weighed against what was identified
+    if in_text:
+        quoted = sorted([*quoted, *in_text_mentions(lines, in_text)], key=lambda m: (order or {}).get(m.line, m.line))
     before = {number: lines[i - 1][1] for i, (number, _) in enumerate(lines) if i}   # the line read before each
     items += _mentioned(quoted, catalog, items, order or {}, before)
     items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
     _disown(items, found, catalog)
-    _other_engines_copies(items, engines, named, catalog)
+    _other_engines_copies(items, programs, catalog)
     _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
     _goes_on_after_a_blank(items, order or {})
@@ -197,13 +196,13 @@ def _printed_again(found: list[TextException], finding_of: dict[int, Finding]) -
                 break
 
 
-def _known_in_text(items: list[Finding], programs: list) -> None:
+def _known_in_text(items: list[Finding], in_text: list) -> None:
     """Errors no entry knows by their words alone, whose words are an entry's in a text that
     shows the entry's program (torch's ninja CalledProcessError in a log of FlashInfer's JIT)."""
     for f in items:
         if f.id:
             continue
-        found = words_in(programs, f"{f.exception}: {f.message}" if f.exception else f.message)
+        found = words_in(in_text, f"{f.exception}: {f.message}" if f.exception else f.message)
         if found is not None:
             entry, m = found
             _explain(f, entry, captured(m), f.message)
@@ -236,18 +235,17 @@ def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) 
             _forget(f)
 
 
-def _other_engines_copies(items: list[Finding], engines: frozenset[str], named: frozenset[str],
-                          catalog: Catalog) -> None:
+def _other_engines_copies(items: list[Finding], programs: Programs, catalog: Catalog) -> None:
     """sglang's copy of a vLLM message, or the reverse, in a text that shows only the other engine
     (or, showing neither, names only the other): that engine's entry of the same words, if it
     has one; else no entry where the text shows the other engine."""
     for f in items:
         if not f.id:
             continue
-        twin = next((e for rival in rivals_own(f.id, engines, named) if (e := _twin(catalog, f, rival))), None)
+        twin = next((e for rival in programs.rivals_own(f.id) if (e := _twin(catalog, f, rival))), None)
         if twin is not None:
             _explain(f, twin, captured(twin.message.search(f.message)), f.message)
-        elif other_engines(f.id, engines):
+        elif programs.refuse(f.id):
             _forget(f)
 
 

@@ -11,7 +11,7 @@ from itertools import islice
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
-from enrich.logs.engines import HIP, owns
+from enrich.logs.engines import HIP, Programs
 from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
 
@@ -50,10 +50,10 @@ class Mention:
 
 
 def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = True,
-             engines: frozenset[str] = frozenset(), named: frozenset[str] = frozenset()) -> list[Mention]:
-    """Catalog messages in (line number, text) pairs, one per line and entry; ``engines``: the
-    engines the text shows (an engine's messages too common to trust alone are its own in a text
-    that shows it and no other); ``named``: the engines it names in words."""
+             programs: Programs = Programs()) -> list[Mention]:
+    """Catalog messages in (line number, text) pairs, one per line and entry; ``programs``: what
+    the text shows and names of the programs at work (an engine's messages too common to trust
+    alone are its own in a text that is that engine's)."""
     found: list[Mention] = []
     index = catalog.index
     for number, line in lines:
@@ -62,7 +62,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
             continue
         matched = []
         for entry in _worded(index, line):
-            if _needs_site(entry, engines, named):
+            if _needs_site(entry, programs):
                 continue
             m = _search(entry.message, line)
             if m is not None:
@@ -73,27 +73,25 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         found += [m for m in matched if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
                                                 for o in matched)]
         if not matched:
-            found += _cut_mentions(number, line, catalog, engines, named)
-    found += _wrapped(lines, catalog, {m.line for m in found}, engines, named) if wrapped else []
+            found += _cut_mentions(number, line, catalog, programs)
+    found += _wrapped(lines, catalog, {m.line for m in found}, programs) if wrapped else []
     if wrapped and not found:
-        found = _retyped(lines, catalog, engines, named)
+        found = _retyped(lines, catalog, programs)
     text_of = dict(lines)
     return [m for m in found if not PLACEHOLDER.search(m.text) and not _warned(text_of.get(m.line, ""), m.text)
             and not _after_hip(text_of.get(m.line, ""), m.text)
-            and (not wrapped or _one_program(m, catalog, engines, named))]     # joined lines: the caller's
+            and (not wrapped or _one_program(m, catalog, programs))]     # joined lines: the caller's
 
 
-def _one_program(mention: Mention, catalog: Catalog, engines: frozenset[str], named: frozenset[str]) -> bool:
+def _one_program(mention: Mention, catalog: Catalog, programs: Programs) -> bool:
     """No other program's entry reads the same words (sglang's copies of vLLM's checks), or the
     text shows the program, or, showing neither, names it and not the other: the words alone do
     not say which of two programs raised them."""
     program = mention.entry_id.split("/", 1)[0]
-    if program in engines:
-        return True
     others = {e.id.split("/", 1)[0] for e in _worded(catalog.index, mention.text)
               if e.id.split("/", 1)[0] != program and (m := _search(e.message, mention.text)) is not None
               and m.group(0) == mention.text}
-    return not others or not others & (engines | named) and program in named
+    return program in programs.shown or not others or programs.owns(program, others)
 
 
 def _after_hip(line: str, quote: str) -> bool:
@@ -107,10 +105,10 @@ def _warned(line: str, quote: str) -> bool:
     return at > 0 and WARNED.search(line, 0, at) is not None
 
 
-def _needs_site(entry, engines: frozenset[str], named: frozenset[str]) -> bool:
+def _needs_site(entry, programs: Programs) -> bool:
     """The entry's words are too common to name it without its raise site, which a quote lacks,
     unless the text is its program's alone."""
-    return entry.require_site and not owns(entry.engine, engines, named)
+    return entry.require_site and not programs.owns(entry.engine)
 
 
 # "{pretrained_model_name_or_path}": an f-string in printed source code, not a message as raised
@@ -134,8 +132,7 @@ def _worded(index, line: str) -> list:
     return out
 
 
-def _retyped(lines: list[tuple[int, str]], catalog: Catalog, engines: frozenset[str],
-             named: frozenset[str]) -> list[Mention]:
+def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs) -> list[Mention]:
     """Last resort, when nothing else in the paste is a catalog message: one retyped in another
     case ("valueerror: bfloat16 is only supported ..."), whole or cut."""
     index = _lower_index(catalog)
@@ -144,7 +141,7 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, engines: frozenset[
         words = set(LOWER_WORD.findall(line.lower()))
         for entry, needed, leads, folded in index:
             whole = any(alternative <= words for alternative in needed)
-            if _needs_site(entry, engines, named) or not (whole or any(lead <= words for lead in leads)):
+            if _needs_site(entry, programs) or not (whole or any(lead <= words for lead in leads)):
                 continue
             m = _search(folded, line) if whole else None
             if m is None:
@@ -175,8 +172,7 @@ def _lower_index(catalog: Catalog) -> list:
     return index
 
 
-def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], engines: frozenset[str],
-             named: frozenset[str]) -> list[Mention]:
+def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], programs: Programs) -> list[Mention]:
     """A message over consecutive lines: hard-wrapped (at a space or mid-word), or a multi-line
     message printed line by line."""
     out = []
@@ -194,7 +190,7 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], eng
         else:
             joins = (head + " " + tail, head + tail, block)
         for joined in joins:
-            found = [m for m in mentions([(number, joined)], catalog, wrapped=False, engines=engines, named=named)
+            found = [m for m in mentions([(number, joined)], catalog, wrapped=False, programs=programs)
                      if not any(m.text in text for text in known)]
             if found:
                 out += found
@@ -216,15 +212,14 @@ def _listed(lines: list[tuple[int, str]], start: int) -> list[str]:
     return out
 
 
-def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[str],
-                  named: frozenset[str]) -> list[Mention]:
+def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) -> list[Mention]:
     """A quoted message or an issue title that stops before the message's end."""
     spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     first = line.split(" ", 1)[0]
     for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
         m = cut_match(entry.message, line)
-        if m is not None and not _needs_site(entry, engines, named):
+        if m is not None and not _needs_site(entry, programs):
             return [Mention(number, entry.id, line, cut_values(m), True)]
     dropped = {}                 # a shortened title -> the words it dropped
     if line.startswith("# "):
@@ -244,10 +239,10 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, engines: frozenset[s
             if m is not None and not _goes_on_otherwise(entry.message, span, dropped.get(span, "")):
                 matched[entry.id] = (entry, m)
         if len(matched) > 1:           # the start of several programs' messages: the one the text is alone
-            matched = {key: em for key, em in matched.items() if owns(em[0].engine, engines, named)}
+            matched = {key: em for key, em in matched.items() if programs.owns(em[0].engine)}
         if len(matched) == 1:          # the start of one message only, not of several
             [(entry, m)] = matched.values()
-            if _needs_site(entry, engines, named):
+            if _needs_site(entry, programs):
                 return []
             return [Mention(number, entry.id, span, cut_values(m), True)]
     return []
