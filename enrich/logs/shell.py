@@ -17,24 +17,48 @@ SIGNALS = {"segmentation fault": signal.SIGSEGV, "illegal instruction": signal.S
            "illegal hardware instruction": signal.SIGILL, "bus error": signal.SIGBUS,
            "aborted": signal.SIGABRT, "abort trap": signal.SIGABRT, "abort": signal.SIGABRT,
            "sigsegv": signal.SIGSEGV, "sigill": signal.SIGILL, "sigbus": signal.SIGBUS, "sigabrt": signal.SIGABRT}
+# under another locale bash reports in glibc's translation of strsignal and its own of "(core
+# dumped)" (libc.mo and bash.mo of zh_CN, zh_TW, ja, ko, de, ru, fr, es, pt_BR): "非法指令 (核心已转储)"
+TRANSLATED = {
+    signal.SIGSEGV: ("段错误", "程式記憶體區段錯誤", "세그멘테이션 오류", "Speicherzugriffsfehler", "Ошибка сегментирования",
+                     "Erreur de segmentation", "Violación de segmento", "Falha de segmentação"),
+    signal.SIGILL: ("非法指令", "無效指令", "명령어가 잘못됨", "Ungültiger Maschinenbefehl", "Недопустимая инструкция",
+                    "Instruction non permise", "Instrucción ilegal", "Instrução ilegal"),
+    signal.SIGBUS: ("总线错误", "匯流排錯誤", "バスエラー", "버스 오류", "Bus-Zugriffsfehler", "Ошибка шины", "Erreur du bus",
+                    "Error del bus", "Erro no barramento"),
+    signal.SIGABRT: ("已放弃", "中止", "중지됨", "Abgebrochen", "Аварийный останов", "Abandon", "Abortado"),
+}
+CORE_DUMPED = ("core dumped", "核心已转储", "核心已傾印", "コアダンプ", "코어 덤프됨", "Speicherabzug geschrieben",
+               "образ памяти сброшен на диск", "`core' generado", "imagem do núcleo gravada")
+SIGNALS |= {words.lower(): sig for sig, translations in TRANSLATED.items() for words in translations}
+_TRANSLATED = "|".join(re.escape(words) for translations in TRANSLATED.values() for words in translations)
+_CORE = "|".join(map(re.escape, CORE_DUMPED))
 REPORT = re.compile(
-    r"(?i:(?:^|(?<=[\s`'\"*(:]))(?P<core>segmentation fault|illegal instruction|bus error|aborted) +\(core dumped\))"
+    r"(?i:(?:^|(?<=[\s`'\"*(:]))(?P<core>segmentation fault|illegal instruction|bus error|aborted|" + _TRANSLATED
+    + r") *[(（](?:" + _CORE + r")[)）])"
+    # a debugger stopped on the signal: gdb's "Program received signal SIGILL, Illegal instruction.", lldb's
+    # "stop reason = signal SIGILL: illegal instruction operand"
+    r"|^Program received signal (?P<gdbstop>SIG(?:SEGV|BUS|ILL|ABRT)),|\bstop reason = signal (?P<lldb>SIG(?:SEGV|BUS|ILL|ABRT))\b"
     r"|(?:^|(?<=[\s`'\"*(]))(?P<mac>Segmentation fault|Illegal instruction|Bus error|Abort trap): \d{1,2}\b"
     r"|(?:^|(?<=[\s`'\"*(]))zsh: (?P<zsh>segmentation fault|illegal hardware instruction|bus error|abort)\b"
     r"|^\[\d+\] +(?:[+-] +)?(?:\d+ +)?"                                                   # zsh: job, pid
     r"(?P<zjob>segmentation fault|illegal hardware instruction|bus error|abort) {2,}\S"
-    r"|^\S.*: line \d+: +\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted)\b"   # bash: job, pid
+    # bash: its line, job, pid ("bash: line 1:  4242 ", "bash : ligne 1 :", "bash: 第 1 列：10212 ")
+    r"|^\S.*?\d+[^\d\n]{0,4}[:：] *\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted|"
+    + _TRANSLATED + r")(?!\w)"
     r"|^(?P<bare>Segmentation fault|Illegal instruction|Bus error|Aborted)\s*$"                        # dash, sh
     r"|^Exception Type: +EXC_\w+ +\((?P<crash>SIG(?:SEGV|BUS|ILL|ABRT))\)"                          # macOS's crash report
     # the crashed thread's frames: libc's abort() in macOS's crash report (text or .ips JSON) or gdb's backtrace
     r"|^\s*(?:\d+\s+)?libsystem_c\.dylib\s+(?:0x[0-9a-f]+\s+)?(?P<frame>abort)\b"
     r"|\"symbol\"\s*:\s*\"(?P<ips>abort)\""
     r"|^#\d+\s+(?:0x[0-9a-f]+ in )?(?:__GI_)?(?P<gdb>abort) \(")
+# what every report holds one of: a line without any is none
+HINTS = re.compile("ault|nstruction|rror|bort|EXC_|signal SIG|" + _TRANSLATED + "|" + _CORE, re.IGNORECASE)
 
 
 def killed_by(line: str) -> signal.Signals | None:
     """The signal a shell's report in the line names."""
-    if not any(word in line for word in ("ault", "nstruction", "rror", "bort", "EXC_")):
+    if not HINTS.search(line):
         return None
     m = REPORT.search(line)
     if m is None:

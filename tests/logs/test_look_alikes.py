@@ -78,6 +78,8 @@ Root Cause (first observed failure):
     assert ids(summary.format(code=-11, signal=11, name="SIGSEGV")) == ["process/segfault"]
     assert ids(summary.format(code=-6, signal=6, name="SIGABRT")) == ["process/native-abort"]
     assert ids(summary.format(code=-15, signal=15, name="SIGTERM")) == []
+    # the summary's line quoted alone, in a title
+    assert ids("# Signal 9 (SIGKILL) received by PID 394968\nany update?\n") == ["process/killed"]
 
 
 def test_mlx_vlm_copy_of_the_no_safetensors_check():

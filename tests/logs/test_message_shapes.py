@@ -1074,3 +1074,14 @@ def test_nccl_warn_lines_without_their_host_prefix_unwind_as_one_thread():
             "NCCL WARN Error while creating shared memory segment /dev/shm/nccl-NzwJ7O (size 9637888)\n")
     found = read(text, all=True)
     assert [(f.id, f.root_cause) for f in found] == [("torch/nccl-cuda-error", True), (None, False)]
+
+
+def test_the_watchdogs_wrapper_in_torch_2_1s_words_defers_to_the_timeout_it_carries():
+    """Up to torch 2.2 the watchdog's line said "NCCL watchdog thread"; a timeout it carries, even
+    cut at a terminal's width, is the root cause, not the wrapper."""
+    crash = ("terminate called after throwing an instance of 'std::runtime_error'\n"
+             "  what():  [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: unspecified launch failure\n")
+    assert [f.id for f in read(crash, all=True)] == ["torch/nccl-watchdog-exception"]
+    cut = ("[rank3]:[E ProcessGroupNCCL.cpp:1182] [Rank 3] NCCL watchdog thread terminated with exception: "
+           "[Rank 3] Watchdog caught collective operation.\n")
+    assert "torch/nccl-watchdog-exception" not in [f.id for f in read(cut, all=True)]

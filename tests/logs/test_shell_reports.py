@@ -2,6 +2,7 @@
 children killed by real signals, and the wordings of shells this machine lacks (zsh, macOS)."""
 
 import io
+import os
 import shutil
 import signal
 import subprocess
@@ -37,8 +38,31 @@ def test_a_real_shells_report_of_a_signal_names_the_signals_entry(shell, sig):
     assert ids(output) == [ENTRIES[sig]], output
 
 
+@pytest.mark.parametrize("language", ["zh_CN", "zh_TW", "ja", "ko", "de", "ru", "fr", "es", "pt_BR"])
+@pytest.mark.parametrize("sig", list(ENTRIES), ids=lambda s: s.name)
+def test_a_real_bash_in_another_language(language, sig):
+    """bash under LANGUAGE=<language> reports in glibc's and its own translations ("bash: 第 1 行：
+    8770 非法指令 ..."), where this machine has them."""
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    child = f"{sys.executable} -c 'import os, signal; os.kill(os.getpid(), signal.{sig.name})'"
+    env = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8", "LANGUAGE": language}
+    done = subprocess.run(["bash", "-c", f"{child}; true"], capture_output=True, text=True, timeout=60, env=env)
+    output = done.stdout + done.stderr
+    if ": line 1:" in output:
+        pytest.skip(f"bash has no {language} translation here")
+    assert ids(output) == [ENTRIES[sig]], output
+
+
 @pytest.mark.parametrize("line, entry", [
     ("Illegal instruction (core dumped)", "process/illegal-instruction"),
+    ("运行到 204 行总是报 非法指令 (核心已转储)", "process/illegal-instruction"),
+    ("段错误（核心已转储）", "process/segfault"),
+    ("Speicherzugriffsfehler (Speicherabzug geschrieben)", "process/segfault"),
+    ("Segmentation fault (コアダンプ)", "process/segfault"),
+    ("Program received signal SIGILL, Illegal instruction.", "process/illegal-instruction"),
+    ("* thread #1, queue = 'com.apple.main-thread', stop reason = signal SIGILL: illegal instruction operand",
+     "process/illegal-instruction"),
     ("segmentation fault (core dumped) when I import vllm", "process/segfault"),
     ("zsh: illegal hardware instruction  python -c 'import mlx.core'", "process/illegal-instruction"),
     ("zsh: segmentation fault  python serve.py", "process/segfault"),
@@ -63,7 +87,8 @@ def test_the_report_adds_nothing_to_an_error_printed_before_it():
     assert ids(metal) == ["mlx/metal-command-buffer-oom"]
 
 
-@pytest.mark.parametrize("text", ["Aborted!\n", "Segmentation faults are rare here\n", "Killed\n",
+@pytest.mark.parametrize("text", ["Aborted!\n", "Segmentation faults are rare here\n", "Killed\n", "中止\n",
+                                  "Der Vorgang wurde abgebrochen\n", "Abgebrochen (durch Benutzer)\n",
                                   "the request was Aborted\n", "Bus error handling improved in 2.1\n"])
 def test_words_that_are_no_report(text):
     assert [i for i in ids(text) if i] == []
