@@ -1085,3 +1085,12 @@ def test_the_watchdogs_wrapper_in_torch_2_1s_words_defers_to_the_timeout_it_carr
     cut = ("[rank3]:[E ProcessGroupNCCL.cpp:1182] [Rank 3] NCCL watchdog thread terminated with exception: "
            "[Rank 3] Watchdog caught collective operation.\n")
     assert "torch/nccl-watchdog-exception" not in [f.id for f in read(cut, all=True)]
+
+
+def test_the_watchdogs_timeout_line_of_torch_2_3_and_later():
+    """"Timeout at NCCL work: ..." is logged before "Watchdog caught collective operation timeout";
+    alone (a log cut, a runner's prefix) it tells the same timeout, with the sequence numbers."""
+    line = ("[rank3]:[E909 09:55:46.123 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 3] Timeout at NCCL work: "
+            "2070, last enqueued NCCL work: 2082, last completed NCCL work: 2069.\n")
+    [finding] = read(line)
+    assert finding.id == "torch/nccl-watchdog-timeout" and "#2070" in finding.summary and "#2069" in finding.summary
