@@ -385,7 +385,7 @@ def record(scenario: Scenario, folder: Path, under_enrich: bool = False) -> dict
         if under_enrich:
             command = [sys.executable, "-m", "enrich", "run", "--", *command]
         done = subprocess.run(command, cwd=folder, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=180)
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
         output, status = done.stdout.decode("utf-8", "replace"), done.returncode
     except subprocess.TimeoutExpired as exc:
         output, status = (exc.stdout or b"").decode("utf-8", "replace") + "\n<timed out>\n", None
