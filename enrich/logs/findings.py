@@ -145,12 +145,12 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     before = {number: lines[i - 1][1] for i, (number, _) in enumerate(lines) if i}   # the line read before each
     items += _mentioned(quoted, catalog, items, order or {}, before)
     items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
-    _disown(items, found, catalog)
+    _disown(items, found, catalog, order or {})
     _other_engines_copies(items, programs, catalog)
     _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
     _goes_on_after_a_blank(items, order or {})
-    _fold(items)
+    _fold(items, order or {})
     if all:
         return items
     return [f for f in items if f.root_cause] or items
@@ -216,18 +216,23 @@ def _explain(f: Finding, entry, values: dict, text: str) -> None:
     f.values = {name: redact_text(str(value)) for name, value in enrichment.values.items()}
 
 
-def _disown(items: list[Finding], found: list[TextException], catalog: Catalog) -> None:
+def _disown(items: list[Finding], found: list[TextException], catalog: Catalog, order: dict[int, int]) -> None:
     """A message printed without frames, whose traceback follows it, or beside the import error
     of the lookup that raised it: when those frames or that module are a sibling package's of
-    the entry's (mlx_audio's or mlx_embeddings' copy of an mlx_lm check), the entry is not it."""
-    tracebacks = [(e.line, {f.module.split(".", 1)[0] for f in e.frames}) for e in found if e.frames]
-    imports = [(e.line, m.group(1), m.group(2)) for e in found if (m := MISSING_MODULE.search(e.message))]
+    the entry's (mlx_audio's or mlx_embeddings' copy of an mlx_lm check), the entry is not it.
+    Near is in reading order (a collector that split a long line in pieces adds raw lines)."""
+    def at(number: int) -> int:
+        return order.get(number, number)
+
+    tracebacks = [(at(e.line), {f.module.split(".", 1)[0] for f in e.frames}) for e in found if e.frames]
+    imports = [(at(e.line), m.group(1), m.group(2)) for e in found if (m := MISSING_MODULE.search(e.message))]
     for f in items:
         if not f.id or f.site or not catalog.entries[f.id].sites:
             continue
         owner = catalog.entries[f.id].site_packages
-        near = [packages for line, packages in tracebacks if 0 < line - f.line <= NEAR][:1]
-        near += [{package} for line, package, name in imports if abs(line - f.line) <= NEAR and name in f.message]
+        line_at = at(f.line)
+        near = [packages for line, packages in tracebacks if 0 < line - line_at <= NEAR][:1]
+        near += [{package} for line, package, name in imports if abs(line - line_at) <= NEAR and name in f.message]
         # a sibling shares the owner's family (mlx_audio beside mlx_lm); a package built on the
         # owner itself (mlx_vlm calling mlx's load_weights) is its caller, not a copy
         families = {o.split("_")[0] for o in owner if "_" in o}
@@ -374,7 +379,7 @@ def _completed_by(entry, items: list[Finding], catalog: Catalog) -> list[Finding
                  or not f.exception and f.id.split("/", 1)[0] == entry.id.split("/", 1)[0])]
 
 
-def _fold(items: list[Finding]) -> None:
+def _fold(items: list[Finding], order: dict[int, int]) -> None:
     """Mark what follows from another finding; each folded one is counted on the root nearest it."""
     identified = any(f.id and not f.wrapper for f in items)
     exceptions = any(f.kind == "exception" for f in items)
@@ -405,7 +410,7 @@ def _fold(items: list[Finding]) -> None:
                                                           or f.exception.rsplit(".", 1)[-1].split("(")[0] in CARRIERS))
                                   or (nccl_warned and f.exception == "NCCL")))):
             f.root_cause = False
-    _nccl_unwinding(items)
+    _nccl_unwinding(items, order)
     roots = [f for f in items if f.root_cause]
     if not roots:              # nothing stands out: every finding but a wrapper (or a traceback cut to
         for f in items:        # nothing, beside an identified error) is its own root
@@ -428,22 +433,23 @@ def _goes_on_after_a_blank(items: list[Finding], order: dict[int, int]) -> None:
             f.root_cause = False
 
 
-def _nccl_unwinding(items: list[Finding]) -> None:
+def _nccl_unwinding(items: list[Finding], order: dict[int, int]) -> None:
     """An NCCL thread reports one failure at each level it unwinds through: a later WARN of the
     same thread (host:pid:tid) that no entry knows is the first one, reported further up. WARN
     lines without their host prefix (retyped, or the prefix cut) are one thread where they follow
-    one another."""
+    one another (in reading order: a collector may split a long line in pieces)."""
     warned: set[str] = set()
     last_bare = None
     for f in items:
         if f.exception != "NCCL WARN":
             continue
         threads = set(f.streams)
-        follows = not threads and last_bare is not None and 0 < f.line - last_bare <= NEXT_WARN
+        line = order.get(f.line, f.line)
+        follows = not threads and last_bare is not None and 0 < line - last_bare <= NEXT_WARN
         if (threads & warned or follows) and not f.id:
             f.root_cause = False
         warned |= threads
-        last_bare = f.line if not threads else last_bare
+        last_bare = line if not threads else last_bare
 
 
 def _key(exc: TextException) -> tuple:

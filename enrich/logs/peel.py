@@ -47,6 +47,7 @@ DASHED = re.compile(r"-(?: [\w.<>:-]+ -)? (?:" + "|".join(LEVELS) + r") -(?= |$)
 # (after spaces or a tab: GitHub Actions' log viewer puts "<time> \t" before each line it copies)
 STRONG = re.compile(rf"[ \t]+(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d"
                     rf"|\([^()]*pid=|\[rank\d+\]:)")
+REPLICA = re.compile(r"[-_]\d+$")
 KINDS = ("time", "bracket", "paren", "level", "nccl", "glog", "location", "pid", "compose", "label", "bar")
 CRI_TAG = re.compile(r"(?:stdout|stderr) [FP](?= |$)")     # a CRI line inside another wrapper
 BRACKET_TIME = re.compile(TIME)
@@ -103,7 +104,8 @@ def unwrap(text: str) -> tuple[str, list[str], str]:
         # a label right after a time or a process tag is a launcher's under a collector's ("sglang-1  | 201: ",
         # "<time> 201: "); indented, it is content
         after_time, after_tag = is_time, (is_time or bool(stream)) and spaces - end <= 1
-        if spaces < n and _token(text, spaces, after_time, after_tag) is not None and not _indented_words(text, end, spaces):
+        following = _token(text, spaces, after_time, after_tag) if spaces < n else None
+        if following is not None and not _indented_words(text, end, spaces) and not _indented_time(text, end, spaces, following):
             pos = spaces
             continue
         pos = end + (1 if spaces > end else 0)    # one separator goes, the indentation stays
@@ -111,6 +113,12 @@ def unwrap(text: str) -> tuple[str, list[str], str]:
             pos = n
         break
     return text[pos:], streams, level
+
+
+def _indented_time(text: str, end: int, start: int, token: tuple) -> bool:
+    """A time indented under the prefix that a bare line indented alone would keep as content:
+    "         [20:46:58] /src/x.cc:115: InternalError: ..." under Ray's tag (a full date is peeled)."""
+    return token[3] and start - end > 2 and STRONG.match(text, end) is None
 
 
 def _indented_words(text: str, end: int, start: int) -> bool:
@@ -150,6 +158,8 @@ def _token(text: str, pos: int, after_time: bool, after_tag: bool = False) -> tu
         return None
     if kind == "bar":
         return m.end(), "", "", False
+    if kind == "compose" and not text[m.end():].strip() and not REPLICA.search(m[kind]):
+        return None       # "Config |" alone: a table's cell; compose names a container "web-1" on an empty line
     return m.end(), m[kind], "", False
 
 
@@ -321,6 +331,8 @@ class Peeler:
         if m is None:
             self.pads[level] = None
             return content
+        if not content[1:].strip():
+            return ""                          # a blank "E" line says nothing of the column's width
         pad, known = len(m["pad"]), self.pads[level]
         after = PYTEST.match(following.rstrip("\n"))
         if after is not None and after["pad"]:

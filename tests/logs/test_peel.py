@@ -130,6 +130,21 @@ def test_pytest_column_keeps_relative_indentation():
     assert texts == ["Traceback (most recent call last):", FRAME, "    raise ValueError(x)"]
 
 
+def test_a_blank_pytest_line_says_nothing_of_the_columns_width():
+    peeler = Peeler()
+    lines = ["E", "E       Traceback (most recent call last):", f"E       {FRAME}"]
+    assert [peeler.peel(n, raw)[0].text for n, raw in enumerate(lines)] == ["", "Traceback (most recent call last):", FRAME]
+
+
+def test_content_under_a_prefix_is_read_as_it_would_be_bare():
+    """A time indented under Ray's tag stays content, as the bare indented line keeps it; a
+    table's cell "Config |" is no compose service (compose names its containers "web-1")."""
+    indented = "         [20:46:58] /src/memory_manager.cc:115: InternalError: Check failed"
+    assert strip_prefixes("(RayWorkerWrapper pid=2417, ip=10.0.0.7) " + indented)[1] == indented
+    assert strip_prefixes("| Config |")[1] == "Config |"
+    assert strip_prefixes("web-1  |") == ("web-1", "")
+
+
 def test_rich_boxed_traceback_reads_as_python_prints_it():
     """kohya_ss's accelerate launcher, as pasted (tests/fixtures/corpus/nccl/039.log)."""
     peeler = Peeler()
