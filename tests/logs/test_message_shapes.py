@@ -1087,7 +1087,7 @@ def test_the_watchdogs_wrapper_in_torch_2_1s_words_defers_to_the_timeout_it_carr
     assert "torch/nccl-watchdog-exception" not in [f.id for f in read(cut, all=True)]
 
 
-def test_the_watchdogs_timeout_line_of_torch_2_3_and_later():
+def test_the_watchdogs_timeout_line_of_2024s_releases():
     """"Timeout at NCCL work: ..." is logged before "Watchdog caught collective operation timeout";
     alone (a log cut, a runner's prefix) it tells the same timeout, with the sequence numbers."""
     line = ("[rank3]:[E909 09:55:46.123 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 3] Timeout at NCCL work: "
