@@ -44,7 +44,7 @@ REPORT = re.compile(
     r"|^\[\d+\] +(?:[+-] +)?(?:\d+ +)?"                                                   # zsh: job, pid
     r"(?P<zjob>segmentation fault|illegal hardware instruction|bus error|abort) {2,}\S"
     # bash: its line, job, pid ("bash: line 1:  4242 ", "bash : ligne 1 :", "bash: 第 1 列：10212 ")
-    r"|^\S.*?\d+[^\d\n]{0,4}[:：] *\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted|"
+    r"|^\S.*? ?[:,] (?:\S+ )?\d+(?: \S+)? ?[:：] *\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted|"
     + _TRANSLATED + r")(?!\w)"
     r"|^(?P<bare>Segmentation fault|Illegal instruction|Bus error|Aborted)\s*$"                        # dash, sh
     r"|^Exception Type: +EXC_\w+ +\((?P<crash>SIG(?:SEGV|BUS|ILL|ABRT))\)"                          # macOS's crash report

@@ -89,6 +89,8 @@ def test_the_report_adds_nothing_to_an_error_printed_before_it():
 
 @pytest.mark.parametrize("text", ["Aborted!\n", "Segmentation faults are rare here\n", "Killed\n", "中止\n",
                                   "Der Vorgang wurde abgebrochen\n", "Abgebrochen (durch Benutzer)\n",
+                                  "2024-01-01 12:00:00 Aborted by user\n",
+                                  "INFO 09-27 06:46:46 [engine.py:157] Aborted request cmpl-1\n",
                                   "the request was Aborted\n", "Bus error handling improved in 2.1\n"])
 def test_words_that_are_no_report(text):
     assert [i for i in ids(text) if i] == []
