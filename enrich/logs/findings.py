@@ -109,6 +109,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
           quoted: list[Mention] = (), order: dict[int, int] | None = None,
           programs: Programs = Programs(), in_text: list = (),
           lines: list[tuple[int, str]] = ()) -> list[Finding]:
+    order = order or {}            # line number -> place among the lines read
     outer = {id(e.led_to) for e in found if e.led_to is not None}
     by_text: dict[tuple, Finding] = {}
     finding_of: dict[int, Finding] = {}
@@ -141,16 +142,16 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
     _other_engines_copies(items, programs, catalog)      # before quotes are weighed against what was identified
     if in_text:
-        quoted = sorted([*quoted, *in_text_mentions(lines, in_text)], key=lambda m: (order or {}).get(m.line, m.line))
+        quoted = sorted([*quoted, *in_text_mentions(lines, in_text)], key=lambda m: order.get(m.line, m.line))
     before = {number: lines[i - 1][1] for i, (number, _) in enumerate(lines) if i}   # the line read before each
-    items += _mentioned(quoted, catalog, items, order or {}, before)
+    items += _mentioned(quoted, catalog, items, order, before)
     items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
-    _disown(items, found, catalog, order or {})
+    _disown(items, found, catalog, order)
     _other_engines_copies(items, programs, catalog)
     _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
-    _goes_on_after_a_blank(items, order or {})
-    _fold(items, order or {})
+    _goes_on_after_a_blank(items, order)
+    _fold(items, order)
     if all:
         return items
     return [f for f in items if f.root_cause] or items
@@ -221,16 +222,14 @@ def _disown(items: list[Finding], found: list[TextException], catalog: Catalog, 
     of the lookup that raised it: when those frames or that module are a sibling package's of
     the entry's (mlx_audio's or mlx_embeddings' copy of an mlx_lm check), the entry is not it.
     Near is in reading order (a collector that split a long line in pieces adds raw lines)."""
-    def at(number: int) -> int:
-        return order.get(number, number)
-
-    tracebacks = [(at(e.line), {f.module.split(".", 1)[0] for f in e.frames}) for e in found if e.frames]
-    imports = [(at(e.line), m.group(1), m.group(2)) for e in found if (m := MISSING_MODULE.search(e.message))]
+    tracebacks = [(order.get(e.line, e.line), {f.module.split(".", 1)[0] for f in e.frames}) for e in found if e.frames]
+    imports = [(order.get(e.line, e.line), m.group(1), m.group(2)) for e in found
+               if (m := MISSING_MODULE.search(e.message))]
     for f in items:
         if not f.id or f.site or not catalog.entries[f.id].sites:
             continue
         owner = catalog.entries[f.id].site_packages
-        line_at = at(f.line)
+        line_at = order.get(f.line, f.line)
         near = [packages for line, packages in tracebacks if 0 < line - line_at <= NEAR][:1]
         near += [{package} for line, package, name in imports if abs(line - line_at) <= NEAR and name in f.message]
         # a sibling shares the owner's family (mlx_audio beside mlx_lm); a package built on the
