@@ -26,7 +26,7 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
             head = f"traceback cut off before its last line, raised in {f.site or 'unknown code'}"
         lines.append(bold(f"{n}) {where}: {head}"))
         if not f.root_cause:
-            lines.append("   (follows from an earlier error: that one is the root cause)")
+            lines.append(_not_root(f, items))
         if f.id:
             lines.append(f"   [{f.id}] {f.summary}" + ("  (identified from what the text still shows)" if f.partial else ""))
             if f.resolution:
@@ -41,3 +41,10 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
             lines.append(f"   ({f.folded} related error{'s' * (f.folded != 1)} folded in; --all shows them)")
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+
+def _not_root(f: Finding, items: list[Finding]) -> str:
+    if f.wrapper and not any(g.root_cause for g in items):     # a wrapper alone: its cause is not shown
+        return "   (wraps the real error, which the text does not show or no entry explains)"
+    return "   (follows from an earlier error: that one is the root cause)"

@@ -124,3 +124,16 @@ def test_a_message_quoted_in_prose_is_shown_as_a_quote():
     assert shown.returncode == 1
     assert "line 1: quoted in prose: No available memory for the cache blocks\n" in shown.stdout
     assert "[vllm/no-kv-cache-memory]" in shown.stdout
+
+
+def test_a_wrapper_alone_says_its_cause_is_not_shown_and_one_beside_its_cause_points_at_it():
+    alone = "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
+    shown = enrich("explain", "-", input=alone).stdout
+    assert "[vllm/engine-core-init-failed]" in shown
+    assert "(wraps the real error, which the text does not show or no entry explains)" in shown
+    assert "follows from an earlier error" not in shown
+    beside = ("ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` "
+              "when initializing the engine.\n" + alone)
+    both = enrich("explain", "--all", "-", input=beside).stdout
+    assert "[vllm/no-kv-cache-memory]" in both and "(follows from an earlier error: that one is the root cause)" in both
+    assert "wraps the real error" not in both
