@@ -136,6 +136,8 @@ class _Stream:
         self.open_brackets: int | None = None        # IPython's source lines: what the arrow's statement left open
         self.flat = False                            # its frames lost their indentation (a shifted paste)
         self.report_type = ""                        # ComfyUI's error report: the type its bullet named
+        self.shift = 0                               # spaces the whole traceback is indented by (a nested
+        self.shift_seen = False                      # report: torchrun's @record table); its first frame seen
 
 
 class Parser:
@@ -207,6 +209,8 @@ class Parser:
         return stream
 
     def _line(self, s: _Stream, number: int, text: str, level: str = "", repeats: int = 1, prefix: str = "") -> None:
+        if s.shift and s.state != "idle":
+            text = self._unshifted(s, text)
         stripped = text.strip()
         if s.wrapped_frame:
             joint = "" if s.wrapped_frame.count('"') % 2 else " "
@@ -227,6 +231,7 @@ class Parser:
                 s.pending_chain.led_to = s.current
                 s.pending_chain = None
             s.state, s.line_prefixed = "frames", None
+            s.shift, s.shift_seen = len(text) - len(text.lstrip(" ")), False
             return
         named = notebook.header_type(text) if "Traceback (most" in text else None
         if named:                                   # IPython's header: the type first, then the frames
@@ -313,6 +318,20 @@ class Parser:
                 return
             self._close(s)
         self._idle_line(s, number, text, level, repeats, prefix)
+
+    @staticmethod
+    def _unshifted(s: _Stream, text: str) -> str:
+        """A line of a traceback printed indented as a whole ("  Traceback ...", "    File ...",
+        "  RuntimeError: ..."), as if printed alone. The header's indentation counts only where
+        the first frame is two spaces deeper."""
+        if not s.shift_seen:
+            if not FRAME.match(text):
+                return text
+            s.shift_seen = True
+            if len(text) - len(text.lstrip(" ")) != s.shift + 2:
+                s.shift = 0
+                return text
+        return text[s.shift:] if text.startswith(" " * s.shift) else text
 
     def _continues(self, s: _Stream, text: str, stripped: str, level: str) -> bool:
         if not stripped or s.continuation >= MAX_CONTINUATION or stripped.startswith("[") and NOTE.match(stripped):
@@ -425,7 +444,7 @@ class Parser:
             s.current.message = SEPARATOR_TAIL.sub("", s.current.message.strip("\n"))
             self.found.append(s.current)
             s.last = s.current
-        s.current, s.state, s.wrapped_frame, s.notebook = None, "idle", "", None
+        s.current, s.state, s.wrapped_frame, s.notebook, s.shift = None, "idle", "", None, 0
 
     def finish(self) -> list[TextException]:
         for s in self.streams.values():

@@ -1094,3 +1094,27 @@ def test_the_watchdogs_timeout_line_of_2024s_releases():
             "2070, last enqueued NCCL work: 2082, last completed NCCL work: 2069.\n")
     [finding] = read(line)
     assert finding.id == "torch/nccl-watchdog-timeout" and "#2070" in finding.summary and "#2069" in finding.summary
+
+
+@pytest.mark.parametrize("lead", ["  ", "    ", "  traceback : "])
+def test_a_traceback_indented_as_a_whole_is_read_with_its_frames(lead):
+    """A report that nests a traceback indents every line of it: torchrun's @record table
+    ("  traceback : Traceback ..."), a markdown list item, a quoted reply."""
+    code = "import torch.nn as nn; nn.Linear(8, 4).load_state_dict(nn.Linear(16, 4).state_dict())"
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={"ENRICH_DISABLED": "1", "PATH": "/usr/bin:/bin"})
+    first, *rest = child.stderr.splitlines()
+    indent = " " * (len(lead) - len(lead.lstrip()))
+    text = "Root Cause (first observed failure):\n" + lead + first + "\n" + "\n".join(indent + line for line in rest)
+    [finding] = read(text)
+    assert finding.kind == "exception" and finding.exception == "RuntimeError"
+    assert finding.id == "torch/state-dict-size-mismatch" and finding.site == "torch.nn.modules.module:load_state_dict"
+    assert finding.summary.startswith("Linear.weight: the checkpoint has shape [4, 16]")
+
+
+def test_an_indented_header_over_frames_printed_as_usual_is_read_as_before():
+    text = ('  Traceback (most recent call last):\n  File "/srv/app.py", line 3, in <module>\n    main()\n'
+            "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+            "initializing the engine.\n")
+    [finding] = read(text)
+    assert finding.id == "vllm/no-kv-cache-memory" and finding.exception == "ValueError" and not finding.partial
