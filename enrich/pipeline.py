@@ -62,12 +62,13 @@ def _process(exc: BaseException, mechanism: str, terminal: bool) -> Enrichment |
             continue
         if match.entry.wrapper:   # the error it wraps, if the catalog knows it, is the one to explain
             wrapped = wrapped or (member, explain(match, facts, mechanism))
+            carried = carried or _carried(member, mechanism)   # torchrun's table with a worker's traceback
             continue
         return _attach(member, explain(match, facts, mechanism), mechanism if terminal else "")
-    if wrapped:
-        return _attach(*wrapped, mechanism if terminal else "")
     if carried:
         return _attach(exc, carried, mechanism if terminal else "")
+    if wrapped:
+        return _attach(*wrapped, mechanism if terminal else "")
     if settings.generic():   # unknown: the condition that raised it, from the raising frame
         generic = explain_site(facts_of.from_exception(exc), mechanism)
         if generic is not None:
