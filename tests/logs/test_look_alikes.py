@@ -538,3 +538,12 @@ def test_an_engine_named_only_in_a_collectors_prefix_names_nothing():
     bare = "Traceback (most recent call last):\n  File \"serve.py\", line 3, in <module>\n" + error
     prefixed = "".join(f"[pod/vllm-7d9f8-abcde/vllm] {line}\n" for line in bare.splitlines())
     assert ids(prefixed) == ids(bare)
+
+
+def test_a_system_librarys_symbol_missing_from_sgl_kernel_is_no_torch_mismatch():
+    """sgl_kernel's common_ops built from source without libnuma: a C symbol the build did not link."""
+    line = "ImportError: {}/sgl_kernel/common_ops.cpython-313-x86_64-linux-gnu.so: undefined symbol: {}\n"
+    site = "/opt/venv/lib/python3.13/site-packages"
+    assert ids(line.format(site, "numa_get_membind")) == []
+    assert ids(line.format(site, "_ZN3c104cuda9SetDeviceEa")) == ["sglang/sgl-kernel-undefined-symbol"]
+    assert ids(line.format(site, "cuGreenCtxStreamCreate")) == ["sglang/sgl-kernel-undefined-symbol"]
