@@ -1,6 +1,6 @@
 """Failures printed by native code, with no Python exception: C++ aborts, c10d's glog lines,
-NCCL's WARN lines and return codes, the NVIDIA driver's Xid lines, Metal's assertions, and the
-compiler errors and failed build steps of a kernel built just in time."""
+NCCL's WARN lines and return codes, the NVIDIA driver's Xid lines, glibc's and Metal's failed
+assertions, and the compiler errors and failed build steps of a kernel built just in time."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ NCCL_RETURN = re.compile(r"NCCL INFO (?P<where>[\w./-]+:\d+) -> (?P<code>[1-9]\d
 NCCL_CODES = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
               5: "ncclInvalidUsage", 6: "ncclRemoteError"}
 XID = re.compile(r"NVRM: (?P<message>Xid \(.*)$")
+# glibc's assert(): "python3: /project/lib/Analysis/Allocation.cpp:42: <function>: Assertion `expr' failed."
+# (a CUDA kernel's device assert closes its expression with a backtick and names no program)
+ASSERTION = re.compile(r"^[\w.+-]+: (?P<message>[^\s:]*/[^:]+:\d+: .*Assertion `.*' failed\.)\s*$")
 METAL = re.compile(r"(?P<message>(?:-\[MTL\w+ [^\]]+\]:\d*: )?failed assertion .*|\[METAL\] .*)$")
 # gcc/clang "file:line:col: fatal error: ..." and nvcc "file(line): error: ..." of a source file
 COMPILER = re.compile(r"(?P<file>(?:[A-Za-z]:)?[^\s:()]*[/\\][^\s:()]+\.(?:cuh|cu|hpp|hh|h|cc|cpp|cxx|c|inc))"
@@ -45,6 +48,10 @@ def native_error(text: str) -> tuple[str, str] | None:
         m = XID.search(text)
         if m:
             return "Xid", m["message"]
+    if "' failed." in text:
+        m = ASSERTION.search(text)
+        if m:
+            return "Assertion", m["message"]
     if "assertion" in text or "[METAL]" in text:
         m = METAL.search(text)
         if m:

@@ -87,6 +87,21 @@ def test_the_report_adds_nothing_to_an_error_printed_before_it():
     assert ids(metal) == ["mlx/metal-command-buffer-oom"]
 
 
+def test_a_real_failed_assert_is_the_error_its_abort_reports():
+    """glibc's assert() prints "<program>: <file>:<line>: <function>: Assertion `<expr>' failed." and
+    aborts (Triton's MLIR passes, C extensions): that line is the error, not the shell's report."""
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    child = (f"{sys.executable} -c \"import ctypes; ctypes.CDLL(None).__assert_fail("
+             f"b'srcMmaLayout && dstMmaLayout', b'/project/lib/Analysis/Allocation.cpp', 42, b'getCvtOrder')\"")
+    done = subprocess.run(["bash", "-c", f"{child}; true"], capture_output=True, text=True, timeout=60)
+    output = done.stdout + done.stderr
+    assert "Assertion `srcMmaLayout && dstMmaLayout' failed." in output and "Aborted" in output, output
+    [finding] = findings(io.StringIO(output))
+    assert finding.id is None and finding.exception == "Assertion"
+    assert finding.message.startswith("/project/lib/Analysis/Allocation.cpp:42: getCvtOrder: Assertion")
+
+
 @pytest.mark.parametrize("text", ["Aborted!\n", "Segmentation faults are rare here\n", "Killed\n", "中止\n",
                                   "Der Vorgang wurde abgebrochen\n", "Abgebrochen (durch Benutzer)\n",
                                   "2024-01-01 12:00:00 Aborted by user\n",
