@@ -3,11 +3,11 @@
 A line's prefix is read as a run of metadata tokens: timestamps of any common shape, bracketed
 or parenthesised process tags (``[2025-01-01 10:00:00 TP3]``, ``(EngineCore_DP0 pid=150)``,
 ``[rank0]:``, ``[pod/NAME/CONTAINER]``), source locations, log levels, ``name |`` columns,
-syslog's ``host unit[pid]:``. Structured lines (CRI, docker json-file) are decoded first, and
-a prefix that no token describes but that repeats on neighbouring lines (stern's ``pod
-container``) is peeled too. Paste damage (``> `` quotes, code fences, pytest's ``E``, rich's
-boxes, newlines collapsed into one line) is undone. Indentation under a prefix is kept: after
-the last token exactly one separating space goes.
+syslog's ``host unit[pid]:``. Structured lines (CRI, docker json-file, a JSON logger's records)
+are decoded first, and a prefix that no token describes but that repeats on neighbouring lines
+(stern's ``pod container``) is peeled too. Paste damage (``> `` quotes, code fences, pytest's
+``E``, rich's boxes, newlines collapsed into one line) is undone. Indentation under a prefix is
+kept: after the last token exactly one separating space goes.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
 from enrich.logs.paste import BOX, RICH_HEADER, RICH_PATH_PART, TRACEBACK, rich_line, split_collapsed
+from enrich.logs.records import record_text
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
                   r"|\^\[\[(?:\d{1,3};)*\d{1,3}m"                  # ESC as an editor shows it, "^["
@@ -247,6 +248,11 @@ class Peeler:
         if decoded is None:
             return []
         text, outer = decoded
+        if "\n" in text:      # a JSON record's message and traceback
+            return [line for part in text.split("\n") for line in self._peel_decoded(number, part, outer, neighbours)]
+        return self._peel_decoded(number, text, outer, neighbours)
+
+    def _peel_decoded(self, number: int, text: str, outer: str, neighbours: tuple[str, ...]) -> list[Line]:
         for shown in ("^M", "#015"):   # a carriage return as an editor shows it, or as rsyslog escapes it
             if text.endswith(shown):
                 text = text[:-len(shown)]
@@ -363,7 +369,8 @@ class Peeler:
                 self.partial[key] = content
                 return None
             return content, ""
-        return text, ""
+        record = record_text(text) if text[:1] == "{" else None
+        return (record if record is not None else text), ""
 
 
 def unquote(text: str) -> str:

@@ -1,0 +1,97 @@
+"""Logs written as one JSON record a line: a JSON logger's record that carries a whole
+traceback, and collectors' exports that carry one line each (Loki, journalctl -o json, Cloud
+Logging). Each reads as the text it holds."""
+
+import io
+import json
+import logging
+from pathlib import Path
+
+import pytest
+import structlog
+
+from enrich.logs import findings
+
+LOGS = sorted((Path(__file__).parents[1] / "fixtures" / "logs").glob("*.log"))
+TS = "2025-01-20T19:10:07.123456789Z"
+PER_LINE = {
+    "loki_export": lambda line: {"line": line, "timestamp": TS},
+    "journalctl_json": lambda line: {"__REALTIME_TIMESTAMP": "1737400207123456", "_PID": "1234",
+                                     "SYSLOG_IDENTIFIER": "vllm", "MESSAGE": line},
+    "cloud_logging": lambda line: {"textPayload": line, "severity": "ERROR", "timestamp": TS},
+}
+
+
+def summary(text: str):
+    return sorted(repr((f.id, f.exception, " ".join(f.message.split()), f.partial, f.root_cause, f.kind, f.count, f.site))
+                  for f in findings(io.StringIO(text), all=True))
+
+
+@pytest.mark.parametrize("export", sorted(PER_LINE))
+@pytest.mark.parametrize("log", LOGS, ids=[p.name for p in LOGS])
+def test_a_log_exported_as_json_lines_gives_the_findings_of_the_bare_log(log, export):
+    bare = log.read_text(encoding="utf-8", errors="replace")
+    exported = "".join(json.dumps(PER_LINE[export](line)) + "\n" for line in bare.splitlines())
+    assert summary(exported) == summary(bare)
+
+
+def _failing_load():
+    torch = pytest.importorskip("torch")
+    torch.nn.Linear(8, 4).load_state_dict(torch.nn.Linear(16, 4).state_dict())
+
+
+def _one_finding(text: str):
+    [finding] = findings(io.StringIO(text))
+    assert finding.id == "torch/state-dict-size-mismatch", text
+    assert finding.summary.startswith("Linear.weight: the checkpoint has shape [4, 16]")
+    assert finding.site == "torch.nn.modules.module:load_state_dict"
+
+
+def test_a_json_formatters_record_with_exc_info():
+    """logging with a JSON formatter, as python-json-logger writes it: the traceback in exc_info."""
+    class JsonFormatter(logging.Formatter):
+        def format(self, record):
+            out = {"asctime": self.formatTime(record), "levelname": record.levelname, "message": record.getMessage()}
+            if record.exc_info:
+                out["exc_info"] = self.formatException(record.exc_info)
+            return json.dumps(out)
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("enrich-test-json")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        _failing_load()
+    except RuntimeError:
+        logger.exception("loading the checkpoint failed")
+    finally:
+        logger.removeHandler(handler)
+    text = "2025-01-20 plain line before\n" + stream.getvalue()
+    assert text.count("\n") == 2 and '"exc_info": "Traceback (most recent call last):\\n' in text
+    _one_finding(text)
+
+
+@pytest.mark.parametrize("tracebacks", ["format_exc_info", "dict_tracebacks"])
+def test_structlogs_json_record_with_its_exception(tracebacks):
+    stream = io.StringIO()
+    logger = structlog.wrap_logger(structlog.PrintLogger(stream), processors=[
+        structlog.processors.add_log_level, getattr(structlog.processors, tracebacks),
+        structlog.processors.JSONRenderer()])
+    try:
+        _failing_load()
+    except RuntimeError:
+        logger.exception("load_failed", model="tiny")
+    text = stream.getvalue()
+    assert text.count("\n") == 1
+    if tracebacks == "format_exc_info":
+        _one_finding(text)
+    else:                               # frames as data: the type and message are what is left to read
+        [finding] = findings(io.StringIO(text))
+        assert finding.id == "torch/state-dict-size-mismatch" and finding.exception == "RuntimeError"
+
+
+def test_json_that_is_no_log_record_stays_as_written():
+    config = '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_attention_heads": 32}\n'
+    assert findings(io.StringIO(config)) == []
