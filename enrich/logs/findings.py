@@ -5,6 +5,7 @@ process already wrote are read back and win (they carry the live values)."""
 from __future__ import annotations
 
 import re
+import signal
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -13,6 +14,7 @@ from enrich.catalog.regex import captured
 from enrich.explain import explain
 from enrich.model import Enrichment
 from enrich.facts import from_text
+from enrich.logs.containers import container_death
 from enrich.logs.engines import Programs
 from enrich.logs.identify import identify, refused_whole
 from enrich.logs.in_text import in_text_mentions, shown, words_in
@@ -304,13 +306,15 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
 
 
 def _shell_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
-    """The shell's report of the signal that killed the process, where the text shows no other
-    error before it and none an entry explains: an uncaught C++ exception ends in SIGABRT, Swift's
-    fatalError in SIGILL, and that error is the one to explain; the report adds nothing."""
+    """The shell's or a container runtime's report of the signal that killed the process, where
+    the text shows no other error before it and none an entry explains: an uncaught C++ exception
+    ends in SIGABRT, Swift's fatalError in SIGILL, and that error is the one to explain; the
+    report adds nothing."""
     out = []
+    oom_killed = any(died[1] for _, line in lines if (died := container_death(line)))
     for number, line in lines:
         sig = killed_by(line)
-        died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else None
+        died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else _container(line, oom_killed, catalog)
         if died is None:
             continue
         if any(f.line < number or (f.id and not f.wrapper) for f in items):
@@ -319,6 +323,19 @@ def _shell_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
         _explain(finding, died.entry, died.groups, line)
         out.append(finding)
     return out
+
+
+def _container(line: str, oom_killed: bool, catalog: Catalog) -> Match | None:
+    """The entry of a container runtime's report: the OOM killer's SIGKILL, where the text says
+    so anywhere, is process/oom-killed; another SIGKILL came from outside (process/killed)."""
+    death = container_death(line)
+    if death is None or (death[0] == signal.SIGKILL and oom_killed and not death[1]):
+        return None          # exit code 137 beside the OOMKilled the report also gives
+    if death[0] != signal.SIGKILL:
+        return signalled({"exit_code": f"-{int(death[0])}"}, catalog)
+    entry = catalog.entries.get("process/oom-killed" if death[1] else "process/killed")
+    values = {} if death[1] else {"evidence": "the container runtime reports exit code 137 and no OOM kill"}
+    return Match(entry, values, None, ()) if entry is not None else None
 
 
 def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
