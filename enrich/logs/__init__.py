@@ -1,9 +1,11 @@
 """Errors in log text.
 
 peel, paste   the wrappers collectors and pastes put around lines, peeled; paste damage undone
+records       a JSON log record's message and traceback
 reader        tracebacks, error lines and notes out of the peeled lines, per process
-native        failures native code prints (C++ aborts, c10d, NCCL, Metal)
+native        failures native code prints (C++ aborts, c10d, NCCL, Metal, assert())
 shell         a shell's report of a child a signal killed ("Segmentation fault (core dumped)")
+deaths        the system's report of a death (Kubernetes' OOMKilled, the kernel's OOM killer, Slurm)
 stream        a large log read in blocks, only near trigger words
 identify, cut the catalog entry of what was read, also from a cut message or from frames
 mentions      catalog messages quoted anywhere in a paste (titles, prose, backticks)

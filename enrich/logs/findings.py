@@ -14,7 +14,7 @@ from enrich.catalog.regex import captured
 from enrich.explain import explain
 from enrich.model import Enrichment
 from enrich.facts import from_text
-from enrich.logs.containers import container_death
+from enrich.logs.deaths import reported_death
 from enrich.logs.engines import Programs
 from enrich.logs.identify import identify, refused_whole
 from enrich.logs.in_text import in_text_mentions, shown, words_in
@@ -147,7 +147,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
         quoted = sorted([*quoted, *in_text_mentions(lines, in_text)], key=lambda m: order.get(m.line, m.line))
     before = {number: lines[i - 1][1] for i, (number, _) in enumerate(lines) if i}   # the line read before each
     items += _mentioned(quoted, catalog, items, order, before)
-    items += _shell_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
+    items += _death_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
     _disown(items, found, catalog, order)
     _other_engines_copies(items, programs, catalog)
     _complete_cut(items, catalog)
@@ -305,16 +305,17 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
     return list(out.values())
 
 
-def _shell_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
-    """The shell's or a container runtime's report of the signal that killed the process, where
-    the text shows no other error before it and none an entry explains: an uncaught C++ exception
-    ends in SIGABRT, Swift's fatalError in SIGILL, and that error is the one to explain; the
-    report adds nothing."""
+def _death_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
+    """The shell's report of the signal that killed the process, or the container runtime's, the
+    kernel's or Slurm's, where the text shows no other error before it and none an entry
+    explains: an uncaught C++ exception ends in SIGABRT, Swift's fatalError in SIGILL, and that
+    error is the one to explain; the report adds nothing."""
     out = []
-    oom_killed = any(died[1] for _, line in lines if (died := container_death(line)))
+    oom_killed = any(died[1] for _, line in lines if (died := reported_death(line)))
     for number, line in lines:
         sig = killed_by(line)
-        died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else _container(line, oom_killed, catalog)
+        died = (signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None
+                else _reported(line, oom_killed, catalog))
         if died is None:
             continue
         if any(f.line < number or (f.id and not f.wrapper) for f in items):
@@ -325,10 +326,11 @@ def _shell_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
     return out
 
 
-def _container(line: str, oom_killed: bool, catalog: Catalog) -> Match | None:
-    """The entry of a container runtime's report: the OOM killer's SIGKILL, where the text says
-    so anywhere, is process/oom-killed; another SIGKILL came from outside (process/killed)."""
-    death = container_death(line)
+def _reported(line: str, oom_killed: bool, catalog: Catalog) -> Match | None:
+    """The entry of a container runtime's, the kernel's or Slurm's report of a death: the OOM
+    killer's SIGKILL is process/oom-killed; another SIGKILL, where the text nowhere says the OOM
+    killer sent one, came from outside (process/killed)."""
+    death = reported_death(line)
     if death is None or (death[0] == signal.SIGKILL and oom_killed and not death[1]):
         return None          # exit code 137 beside the OOMKilled the report also gives
     if death[0] != signal.SIGKILL:

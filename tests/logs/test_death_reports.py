@@ -1,5 +1,6 @@
-"""A container's death as Kubernetes, docker and docker compose report it, read by enrich
-explain: the wordings of runtimes this machine lacks, as their outputs print them."""
+"""A process's death as the system around it reports it, read by enrich explain: Kubernetes,
+docker and docker compose, the kernel's OOM killer and Slurm, in the wordings their outputs
+print (none of them runs on this machine)."""
 
 import io
 
@@ -58,7 +59,29 @@ def test_other_runtimes_reports(text, entry):
     assert ids(text) == ([entry] if entry else [])
 
 
+DMESG = """[Fri Dec  5 10:03:39 2026] python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0
+[Fri Dec  5 10:03:39 2026] CPU: 17 PID: 4242 Comm: python3 Not tainted 6.8.0-49-generic #49-Ubuntu
+[Fri Dec  5 10:03:40 2026] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=/,mems_allowed=0-1,oom_memcg=/kubepods/pod1,task_memcg=/kubepods/pod1/c1,task=python3,pid=4242,uid=0
+[Fri Dec  5 10:03:40 2026] Memory cgroup out of memory: Killed process 4242 (python3) total-vm:98765432kB, anon-rss:65536000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:131072kB oom_score_adj:0
+[Fri Dec  5 10:03:41 2026] oom_reaper: reaped process 4242 (python3), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB
+"""
+
+
 @pytest.mark.parametrize("text", [
+    DMESG,
+    "[123456.789] Out of memory: Kill process 4242 (python3) score 900 or sacrifice child\n",
+    "slurmstepd: error: Detected 1 oom_kill event in StepId=12345.0. Some of the step tasks have been OOM Killed.\n"
+    "srun: error: gpu-node-3: task 0: Out Of Memory\n",
+    "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=7.batch. Some of your processes may have been killed "
+    "by the cgroup out-of-memory handler.\n",
+    "slurmstepd: error: StepId=7.batch exceeded memory limit (734003200 > 52428800), being killed\n",
+])
+def test_the_kernels_and_slurms_report_of_an_oom_kill(text):
+    assert ids(text) == ["process/oom-killed"]          # one finding, however many lines report the kill
+
+
+@pytest.mark.parametrize("text", [
+    'time="2026-06-23T03:18:20Z" level=warning msg="failed to read oom_kill event" error="open memory.events"\n',
     "vllm-1 exited with code 137\n",                 # compose and docker never say whether the OOM killer sent it
     "b1946ac92492   vllm/vllm-openai   \"python3\"   3 minutes ago   Exited (137) 2 minutes ago   vllm\n",
     "Docker reports `OOMKilled=false`, so this does not look like a container memory OOM.\n",
