@@ -18,7 +18,7 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
 from enrich.logs.paste import BOX, RICH_HEADER, RICH_PATH_PART, TRACEBACK, rich_line, split_collapsed
-from enrich.logs.records import record_text
+from enrich.logs.records import escaped_traceback, record_text
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
                   r"|\^\[\[(?:\d{1,3};)*\d{1,3}m"                  # ESC as an editor shows it, "^["
@@ -234,11 +234,14 @@ class Peeler:
         self.previous = ""                     # the last line put together (CRI/docker pieces joined)
         self.panel = False                     # inside a box of text, not a traceback's
         self.path_head = ""                    # a frame's path rich wrapped onto the next line
+        self.escaped = ""                      # a JSON string's traceback cut over lines: its text so far
+        self.escaped_at = 0                    # and the line it started on
 
     @property
     def pending(self) -> bool:
-        """A line is still to come: a CRI or docker piece, or the rest of a frame rich wrapped."""
-        return bool(self.partial or self.path_head)
+        """A line is still to come: a CRI or docker piece, the rest of a frame rich wrapped or of
+        a JSON string's traceback."""
+        return bool(self.partial or self.path_head or self.escaped_at)
 
     def peel(self, number: int, raw: str, neighbours: tuple[str, ...] = ()) -> list[Line]:
         text = raw.rstrip("\n")
@@ -248,9 +251,27 @@ class Peeler:
         if decoded is None:
             return []
         text, outer = decoded
-        if "\n" in text:      # a JSON record's message and traceback
-            return [line for part in text.split("\n") for line in self._peel_decoded(number, part, outer, neighbours)]
-        return self._peel_decoded(number, text, outer, neighbours)
+        flushed: list[Line] = []
+        if self.escaped_at or "\\n" in text:
+            piece = escaped_traceback(text, bool(self.escaped_at))
+            if piece is None:
+                flushed = self.flush()          # the string was cut off for good: what it held is read
+            elif piece[1]:                      # it goes on over the next line, cut mid-line
+                self.escaped, self.escaped_at = self.escaped + piece[0], self.escaped_at or number
+                return []
+            else:
+                text, number = self.escaped + piece[0], self.escaped_at or number
+                self.escaped, self.escaped_at = "", 0
+        if "\n" in text:      # a JSON record's message and traceback, or a JSON string's traceback
+            return flushed + [line for part in text.split("\n")
+                              for line in self._peel_decoded(number, part, outer, neighbours)]
+        return flushed + self._peel_decoded(number, text, outer, neighbours)
+
+    def flush(self) -> list[Line]:
+        """The lines of a JSON string's traceback the input ended in (cut before the string did)."""
+        text, number = self.escaped, self.escaped_at
+        self.escaped, self.escaped_at = "", 0
+        return [line for part in text.split("\n") for line in self._peel_decoded(number, part, "", ())] if number else []
 
     def _peel_decoded(self, number: int, text: str, outer: str, neighbours: tuple[str, ...]) -> list[Line]:
         for shown in ("^M", "#015"):   # a carriage return as an editor shows it, or as rsyslog escapes it

@@ -447,6 +447,10 @@ class Parser:
         s.current, s.state, s.wrapped_frame, s.notebook, s.shift = None, "idle", "", None, 0
 
     def finish(self) -> list[TextException]:
+        for line in self.peeler.flush():
+            if self.kept is not None:
+                self.kept.append(_kept(line))
+            self.feed_line(line)
         for s in self.streams.values():
             self._close(s, partial=s.state in ("frames", "source"))
             if s.log_error is not None:
@@ -472,6 +476,7 @@ def read_lines(lines: Iterable[str], paste: bool = False) -> tuple[list[TextExce
     for i, line in enumerate(lines):
         following = (whole_line(lines[i + 1:i + 1 + MAX_PIECES]),) if i + 1 < len(lines) else ()
         peeled += parser.peel(i + 1, line, (lines[i - 1] if i else "",) + following)
+    peeled += parser.peeler.flush()
     rows = wrapped_rows([line.text for line in peeled]) if paste else [(n, n + 1) for n in range(len(peeled))]
     for start, end in rows:
         line = peeled[start]

@@ -2,21 +2,29 @@
 (python-json-logger's ``message`` and ``exc_info``, structlog's ``event`` and ``exception``) or a
 collector exports it (Loki's ``line``, journalctl -o json's ``MESSAGE``, Cloud Logging's
 ``textPayload``). The message comes first, then each traceback the record carries under any key,
-with its newlines back."""
+with its newlines back. So does a field of JSON printed over many lines whose string holds a
+traceback (torchelastic's error file, an API's error body)."""
 
 from __future__ import annotations
 
 import json
+import re
 
 # where a record keeps the line it logs, the first one present
 MESSAGE_KEYS = ("message", "msg", "event", "line", "MESSAGE", "textPayload")
 TRACEBACK_MARKS = ("Traceback (most recent call last)", '\n  File "')
 MAX_DEPTH = 3
+# one field of JSON printed over many lines, its string value perhaps cut: "py_callstack": "Traceback ...
+FIELD = re.compile(r'^\s*"[\w.@$-]+"\s*:\s*"(?P<value>.*?)(?P<closed>(?<!\\)"\s*[,}]?)?\s*$')
+CLOSING = re.compile(r'(?<!\\)"\s*[,}]?\s*$')       # the string's end, on a later piece of its line
+ESCAPED_MARKS = ("Traceback (most recent call last):\\n", '\\n  File \\"')
+ESCAPE = re.compile(r'\\(?:u(?P<hex>[0-9a-fA-F]{4})|(?P<char>["\\/bfnrt]))')
+CHARS = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
 def record_text(text: str) -> str | None:
     """The lines a JSON record holds, joined by newlines; None where the line is no such record."""
-    if not (text[:1] == "{" and text.rstrip()[-1:] == "}"):
+    if text[:1] != "{" or text.rstrip()[-1:] != "}":
         return None
     try:
         record = json.loads(text)
@@ -43,3 +51,28 @@ def _tracebacks(value, depth: int) -> list[str]:
     if isinstance(value, list):
         return [t for item in value for t in _tracebacks(item, depth + 1)]
     return []
+
+
+def escaped_traceback(text: str, going_on: bool) -> tuple[str, bool] | None:
+    """(the lines, whether its string goes on past the line) of a line of JSON printed over many
+    lines whose string holds a traceback ("py_callstack": "Traceback ...\\n  File ..."), or of the
+    next piece of that string (``going_on``) where a page or terminal cut the line."""
+    m = None
+    if not going_on:
+        if "\\n" not in text or not any(mark in text for mark in ESCAPED_MARKS):
+            return None
+        m = FIELD.match(text)
+        if m is None:
+            return None
+    value = m["value"] if m else text
+    ends = CLOSING.search(value) if m is None else None
+    if m is None and ends is None and not ESCAPE.search(value):
+        return None                      # no piece of a JSON string: it was cut for good
+    if ends is not None:
+        value = value[:ends.start()]
+    return _unescaped(value), (m is not None and not m["closed"]) or (m is None and ends is None)
+
+
+def _unescaped(value: str) -> str:
+    """A JSON string's contents, escapes undone (also where a cut left the string unfinished)."""
+    return ESCAPE.sub(lambda m: chr(int(m["hex"], 16)) if m["hex"] else CHARS[m["char"]], value)

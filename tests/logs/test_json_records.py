@@ -95,3 +95,35 @@ def test_structlogs_json_record_with_its_exception(tracebacks):
 def test_json_that_is_no_log_record_stays_as_written():
     config = '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_attention_heads": 32}\n'
     assert findings(io.StringIO(config)) == []
+
+
+def test_torchelastics_error_file_printed_as_indented_json(tmp_path):
+    """A worker decorated with @record writes its error to TORCHELASTIC_ERROR_FILE; torchelastic
+    (and people pasting it) print that file as indented JSON, the traceback an escaped string."""
+    import subprocess
+    import sys
+    import textwrap
+    pytest.importorskip("torch.distributed.elastic")
+    error_file = tmp_path / "error.json"
+    script = textwrap.dedent("""
+        import torch
+        from torch.distributed.elastic.multiprocessing.errors import record
+
+        @record
+        def main():
+            torch.nn.Linear(8, 4).load_state_dict(torch.nn.Linear(16, 4).state_dict())
+
+        main()
+    """)
+    subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120,
+                   env={"TORCHELASTIC_ERROR_FILE": str(error_file), "ENRICH_DISABLED": "1", "PATH": "/usr/bin:/bin"})
+    shown = json.dumps(json.loads(error_file.read_text()), indent=2)
+    assert '"py_callstack": "Traceback (most recent call last):\\n  File \\"' in shown
+    text = "ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:" + shown + "\n"
+    _one_finding(text)
+    cut = "".join(line[i:i + 160] + "\n" for line in text.splitlines() for i in range(0, max(len(line), 1), 160))
+    [finding] = findings(io.StringIO(cut))          # a page or a terminal that cut the long line in pieces
+    assert finding.id == "torch/state-dict-size-mismatch"
+    ended = cut[:cut.index("raise RuntimeError(")]     # an excerpt that ends inside the string
+    [finding] = findings(io.StringIO(ended))
+    assert finding.site == "torch.nn.modules.module:load_state_dict" and finding.partial
