@@ -21,7 +21,7 @@ TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ",
             "xitcode", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
             "TritonMissing",           # inductor's, printed without a traceback on a machine with no Triton
             "OOMKilled", "xited with code", "Exited (", "xit Code:",   # a container runtime's report of a death,
-            "oom-kill", "oom_kill", "of memory: Kill", "Out Of Memory", "memory limit (",   # the kernel's, Slurm's
+            "Killed process", "Kill process", "OOM Killed", "Out Of Memory", "StepId=",   # the kernel's, Slurm's
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 RARE_START = re.compile(r"[A-Z\[x]")
 RARELY_STARTED = re.compile("|".join(re.escape(word) for word in TRIGGERS if RARE_START.match(word)))
