@@ -15,13 +15,13 @@ from enrich.logs.reader import Parser, TextException
 # installed. Else the words that start with a common letter each with str.find, which runs far
 # faster than a regex alternation of them, and the words that start with a capital, a bracket or
 # an x in one alternation: their first characters are rare enough in logs that it beats a pass of
-# str.find for each ("xitcode" stands for torchrun's "exitcode", "xception" for any exception).
+# str.find for each ("xit" stands for torchrun's "exitcode" and a container's "Exit Code" or
+# "exited with code", "xception" for any exception).
 TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
             'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
-            "xitcode", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
+            "xit", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
             "TritonMissing",           # inductor's, printed without a traceback on a machine with no Triton
-            "OOMKilled", "xited with code", "Exited (", "xit Code:",   # a container runtime's report of a death,
-            "Killed process", "Kill process", "OOM Killed", "Out Of Memory", "StepId=",   # the kernel's, Slurm's
+            "OOM", "Out of memory", "Out Of Memory",   # the OOM killer's reports (Kubernetes', the kernel's, Slurm's)
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 RARE_START = re.compile(r"[A-Z\[x]")
 RARELY_STARTED = re.compile("|".join(re.escape(word) for word in TRIGGERS if RARE_START.match(word)))
