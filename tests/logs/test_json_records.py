@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import structlog
+from logger_fixture import stream_logger  # noqa: F401 - a fixture
 
 from enrich.logs import findings
 
@@ -47,7 +48,7 @@ def _one_finding(text: str):
     assert finding.site == "torch.nn.modules.module:load_state_dict"
 
 
-def test_a_json_formatters_record_with_exc_info():
+def test_a_json_formatters_record_with_exc_info(stream_logger):
     """logging with a JSON formatter, as python-json-logger writes it: the traceback in exc_info."""
     class JsonFormatter(logging.Formatter):
         def format(self, record):
@@ -56,18 +57,12 @@ def test_a_json_formatters_record_with_exc_info():
                 out["exc_info"] = self.formatException(record.exc_info)
             return json.dumps(out)
 
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
+    logger, handler, stream = stream_logger
     handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("enrich-test-json")
-    logger.addHandler(handler)
-    logger.propagate = False
     try:
         _failing_load()
     except RuntimeError:
         logger.exception("loading the checkpoint failed")
-    finally:
-        logger.removeHandler(handler)
     text = "2025-01-20 plain line before\n" + stream.getvalue()
     assert text.count("\n") == 2 and '"exc_info": "Traceback (most recent call last):\\n' in text
     _one_finding(text)
