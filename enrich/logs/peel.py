@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Container, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from enrich.logs.paste import BOX, RICH_HEADER, RICH_PATH_PART, TRACEBACK, rich_line, split_collapsed
 from enrich.logs.records import escaped_traceback, record_text
@@ -235,13 +235,13 @@ class Peeler:
         self.panel = False                     # inside a box of text, not a traceback's
         self.path_head = ""                    # a frame's path rich wrapped onto the next line
         self.escaped = ""                      # a JSON string's traceback cut over lines: its text so far
-        self.escaped_at = 0                    # and the line it started on
+        self.escaped_like: Line | None = None  # and the line it started on
 
     @property
     def pending(self) -> bool:
         """A line is still to come: a CRI or docker piece, the rest of a frame rich wrapped or of
         a JSON string's traceback."""
-        return bool(self.partial or self.path_head or self.escaped_at)
+        return bool(self.partial or self.path_head or self.escaped_like)
 
     def peel(self, number: int, raw: str, neighbours: tuple[str, ...] = ()) -> list[Line]:
         text = raw.rstrip("\n")
@@ -251,27 +251,34 @@ class Peeler:
         if decoded is None:
             return []
         text, outer = decoded
-        flushed: list[Line] = []
-        if self.escaped_at or "\\n" in text:
-            piece = escaped_traceback(text, bool(self.escaped_at))
-            if piece is None:
-                flushed = self.flush()          # the string was cut off for good: what it held is read
-            elif piece[1]:                      # it goes on over the next line, cut mid-line
-                self.escaped, self.escaped_at = self.escaped + piece[0], self.escaped_at or number
-                return []
-            else:
-                text, number = self.escaped + piece[0], self.escaped_at or number
-                self.escaped, self.escaped_at = "", 0
-        if "\n" in text:      # a JSON record's message and traceback, or a JSON string's traceback
-            return flushed + [line for part in text.split("\n")
-                              for line in self._peel_decoded(number, part, outer, neighbours)]
-        return flushed + self._peel_decoded(number, text, outer, neighbours)
+        return self._peel_decoded(number, text, outer, neighbours)
 
     def flush(self) -> list[Line]:
         """The lines of a JSON string's traceback the input ended in (cut before the string did)."""
-        text, number = self.escaped, self.escaped_at
-        self.escaped, self.escaped_at = "", 0
-        return [line for part in text.split("\n") for line in self._peel_decoded(number, part, "", ())] if number else []
+        like, text = self.escaped_like, self.escaped
+        self.escaped, self.escaped_like = "", None
+        return _parts(text, like) if like is not None else []
+
+    def _structured(self, content: str, like: Line) -> tuple[list[Line], list[Line] | None]:
+        """(the lines of a JSON string's traceback that this line shows had ended; this line's own
+        lines where it is a JSON record or holds such a string: none while the string goes on)."""
+        if content[:1] == "{":
+            text = record_text(content)
+            if text is not None:           # each line it holds is peeled in turn, under this line's tags
+                return self.flush(), [line for part in text.split("\n")
+                                      for line in self._peel_decoded(like.number, part, like.stream, ())]
+        if self.escaped_like is None and "\\n" not in content:
+            return [], None
+        piece = escaped_traceback(content, self.escaped_like is not None)
+        if piece is None:
+            return self.flush(), None
+        text, going_on = piece
+        if going_on:                          # cut mid-line: the rest is on the next line
+            self.escaped, self.escaped_like = self.escaped + text, self.escaped_like or like
+            return [], []
+        like = self.escaped_like or like
+        text, self.escaped, self.escaped_like = self.escaped + text, "", None
+        return [], _parts(text, like)
 
     def _peel_decoded(self, number: int, text: str, outer: str, neighbours: tuple[str, ...]) -> list[Line]:
         for shown in ("^M", "#015"):   # a carriage return as an editor shows it, or as rsyslog escapes it
@@ -307,9 +314,13 @@ class Peeler:
         clean = ANSI.sub("", text) if "\x1b" in text or "[" in text else text
         at = clean.rfind(content) if content else len(clean)    # inside the line where a fence was taken off it
         prefix = DIGITS.sub("", clean[:at]) if at >= 0 else ""
+        line = Line(number, content, stream, level, prefix, repeats)
+        flushed, structured = self._structured(content, line)
+        if structured is not None:
+            return flushed + structured
         if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
-            return [Line(number, part, stream, level, prefix, repeats) for part in split_collapsed(content)]
-        return [Line(number, content, stream, level, prefix, repeats)]
+            return flushed + _parts("\n".join(split_collapsed(content)), line)
+        return flushed + [line]
 
     def content(self, text: str, following: tuple[str, ...] = ()) -> tuple[str, list[str], str, int]:
         """Colour codes gone, paste damage outside the prefixes undone, prefix tokens peeled:
@@ -390,8 +401,12 @@ class Peeler:
                 self.partial[key] = content
                 return None
             return content, ""
-        record = record_text(text) if text[:1] == "{" else None
-        return (record if record is not None else text), ""
+        return text, ""
+
+
+def _parts(text: str, like: Line) -> list[Line]:
+    """Lines of text that one line held, each as that line was peeled."""
+    return [replace(like, text=part) for part in text.split("\n")]
 
 
 def unquote(text: str) -> str:
