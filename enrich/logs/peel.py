@@ -3,11 +3,12 @@
 A line's prefix is read as a run of metadata tokens: timestamps of any common shape, bracketed
 or parenthesised process tags (``[2025-01-01 10:00:00 TP3]``, ``(EngineCore_DP0 pid=150)``,
 ``[rank0]:``, ``[pod/NAME/CONTAINER]``), source locations, log levels, ``name |`` columns,
-syslog's ``host unit[pid]:``. Structured lines (CRI, docker json-file, a JSON logger's records)
-are decoded first, and a prefix that no token describes but that repeats on neighbouring lines
-(stern's ``pod container``) is peeled too. Paste damage (``> `` quotes, code fences, pytest's
-``E``, rich's boxes, newlines collapsed into one line) is undone. Indentation under a prefix is
-kept: after the last token exactly one separating space goes.
+syslog's ``host unit[pid]:``. Structured lines (CRI, docker json-file) are decoded first, and a
+prefix that no token describes but that repeats on neighbouring lines (stern's ``pod
+container``) is peeled too. Paste damage (``> `` quotes, code fences, pytest's ``E``, rich's
+boxes, newlines collapsed into one line) is undone. What is left may be a JSON logger's record or
+a JSON string's escaped traceback (enrich.logs.records): the lines it holds are read in its
+place. Indentation under a prefix is kept: after the last token exactly one separating space goes.
 """
 
 from __future__ import annotations
