@@ -235,7 +235,7 @@ class Peeler:
         self.previous = ""                     # the last line put together (CRI/docker pieces joined)
         self.panel = False                     # inside a box of text, not a traceback's
         self.path_head = ""                    # a frame's path rich wrapped onto the next line
-        self.escaped = ""                      # a JSON string's traceback cut over lines: its text so far
+        self.escaped: list[str] = []           # a JSON string's traceback cut over lines: its pieces so far
         self.escaped_like: Line | None = None  # and the line it started on
 
     @property
@@ -256,8 +256,8 @@ class Peeler:
 
     def flush(self) -> list[Line]:
         """The lines of a JSON string's traceback the input ended in (cut before the string did)."""
-        like, text = self.escaped_like, self.escaped
-        self.escaped, self.escaped_like = "", None
+        like, text = self.escaped_like, "".join(self.escaped)
+        self.escaped, self.escaped_like = [], None
         return _parts(text, like) if like is not None else []
 
     def _structured(self, content: str, like: Line) -> tuple[list[Line], list[Line] | None]:
@@ -274,11 +274,12 @@ class Peeler:
         if piece is None:
             return self.flush(), None
         text, going_on = piece
-        if going_on:                          # cut mid-line: the rest is on the next line
-            self.escaped, self.escaped_like = self.escaped + text, self.escaped_like or like
+        if going_on and len(self.escaped) < MAX_PIECES:   # cut mid-line: the rest is on the next line
+            self.escaped.append(text)
+            self.escaped_like = self.escaped_like or like
             return [], []
-        like = self.escaped_like or like
-        text, self.escaped, self.escaped_like = self.escaped + text, "", None
+        like = self.escaped_like or like      # its end, or as many pieces as a line is joined from
+        text, self.escaped, self.escaped_like = "".join(self.escaped) + text, [], None
         return [], _parts(text, like)
 
     def _peel_decoded(self, number: int, text: str, outer: str, neighbours: tuple[str, ...]) -> list[Line]:
@@ -385,7 +386,7 @@ class Peeler:
         if text[:1] == "{" and '"log"' in text:
             try:
                 record = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):
                 record = None
             if isinstance(record, dict) and isinstance(record.get("log"), str):
                 key = str(record.get("stream", ""))
@@ -473,7 +474,7 @@ def _neighbour(raw: str, following: bool = False) -> str:
     elif text.startswith('{"'):
         try:
             text = str(json.loads(text).get("log", "")).rstrip("\n")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             pass
     text = unquote(ANSI.sub("", text))
     if text[:1] == "E":

@@ -13,10 +13,12 @@ import re
 # where a record keeps the line it logs, the first one present
 MESSAGE_KEYS = ("message", "msg", "event", "line", "MESSAGE", "textPayload")
 TRACEBACK_MARKS = ("Traceback (most recent call last)", '\n  File "')
+ERROR_KEY = re.compile(r"(?i)err|exc")     # "error", "err", "exception", "exc_text": an error on one line
 MAX_DEPTH = 3
 # one field of JSON printed over many lines, its string value perhaps cut: "py_callstack": "Traceback ...
-FIELD = re.compile(r'^\s*"[\w.@$-]+"\s*:\s*"(?P<value>.*?)(?P<closed>(?<!\\)"\s*[,}]?)?\s*$')
-CLOSING = re.compile(r'(?<!\\)"\s*[,}]?\s*$')       # the string's end, on a later piece of its line
+# (both on a line without its trailing spaces: no run of spaces to try twice)
+FIELD = re.compile(r'^\s*"[\w.@$-]+"\s*:\s*"(?P<value>.*?)(?P<closed>(?<!\\)"[,}]?)?$')
+CLOSING = re.compile(r'(?<!\\)"[,}]?$')       # the string's end, on a later piece of its line
 ESCAPED_MARKS = ("Traceback (most recent call last):\\n", '\\n  File \\"')
 ESCAPE = re.compile(r'\\(?:u(?P<hex>[0-9a-fA-F]{4})|(?P<char>["\\/bfnrt]))')
 CHARS = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -28,13 +30,14 @@ def record_text(text: str) -> str | None:
         return None
     try:
         record = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):    # not JSON, or nested past the parser's depth
         return None
     if not isinstance(record, dict):
         return None
     message = next((record[k] for k in MESSAGE_KEYS if isinstance(record.get(k), str)), None)
     parts = [message] if message is not None else []
-    parts += [t for t in _tracebacks(record, 0) if t is not message and t not in parts]
+    parts += [t for t in _tracebacks(record, 0) if t not in parts]
+    parts += [v for k, v in record.items() if isinstance(v, str) and ERROR_KEY.search(k) and v not in parts]
     return "\n".join(p.rstrip("\n") for p in parts) if parts else None
 
 
@@ -57,7 +60,7 @@ def escaped_traceback(text: str, going_on: bool) -> tuple[str, bool] | None:
     """(the lines, whether its string goes on past the line) of a line of JSON printed over many
     lines whose string holds a traceback ("py_callstack": "Traceback ...\\n  File ..."), or of the
     next piece of that string (``going_on``) where a page or terminal cut the line."""
-    m = None
+    m, text = None, text.rstrip()
     if not going_on:
         if "\\n" not in text or not any(mark in text for mark in ESCAPED_MARKS):
             return None

@@ -105,3 +105,4 @@ def test_a_report_at_the_end_of_a_large_log():
     assert len(filler) > 1 << 19
     assert ids(filler + "vllm-1 exited with code 139\n") == ["process/segfault"]
     assert ids(filler + DESCRIBE.format(reason="OOMKilled", code=137)) == ["process/oom-killed"]
+    assert ids(filler + DMESG) == ["process/oom-killed"]

@@ -122,3 +122,32 @@ def test_torchelastics_error_file_printed_as_indented_json(tmp_path):
     ended = cut[:cut.index("raise RuntimeError(")]     # an excerpt that ends inside the string
     [finding] = findings(io.StringIO(ended))
     assert finding.site == "torch.nn.modules.module:load_state_dict" and finding.partial
+
+
+def test_json_nested_past_the_parsers_depth_is_text_not_a_crash():
+    assert findings(io.StringIO('{"a": ' + "[" * 1000 + "]" * 1000 + "}\n")) == []
+
+
+@pytest.mark.parametrize("record, entry", [
+    ({"level": "error", "msg": "request failed",
+      "error": "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which "
+               "1.06 GiB is free."}, "torch/cuda-oom"),
+    ({"message": "Worker crashed", "exception": "RuntimeError: CUDA error: an illegal memory access was encountered"},
+     "torch/cuda-illegal-address"),
+])
+def test_a_records_error_on_one_line_is_read_with_its_message(record, entry):
+    assert [f.id for f in findings(io.StringIO(json.dumps(record) + "\n"))] == [entry]
+
+
+def test_a_json_string_that_never_closes_holds_no_more_lines_than_one_line_is_joined_from():
+    """Windows paths look like JSON escapes ("C:\\new"): an open string takes at most as many
+    pieces as a line is joined from, then what it held is read and the lines after it as written."""
+    from enrich.logs.peel import MAX_PIECES, Peeler
+
+    peeler = Peeler()
+    cut = '      "py_callstack": "Traceback (most recent call last):\\n  File \\"C:\\\\srv\\\\app.py\\", line 3, in <module>'
+    assert peeler.peel(1, cut) == [] and peeler.pending
+    held = [n for n in range(2, 200) if not peeler.peel(n, f"2024-01-01 INFO copying C:\\tmp\\new\\shard{n}.bin")]
+    assert held == list(range(2, 2 + MAX_PIECES - 1)) and not peeler.pending
+    [line] = peeler.peel(200, "RuntimeError: CUDA error: an illegal memory access was encountered")
+    assert line.text.startswith("RuntimeError: CUDA error")
