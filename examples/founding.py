@@ -8,8 +8,10 @@ Needs the ``sglang-cpu`` extra.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import socket
 import sys
 import tempfile
@@ -87,7 +89,9 @@ def gdn_head_config():
 # (c) FP8 KV cache scales ------------------------------------------------------------------
 
 def _scales_file(model_type: str, layers: int) -> str:
-    path = os.path.join(tempfile.mkdtemp(prefix="enrich-demo-"), "kv_cache_scales.json")
+    directory = tempfile.mkdtemp(prefix="enrich-demo-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)    # gone when the process ends
+    path = os.path.join(directory, "kv_cache_scales.json")
     with open(path, "w") as f:
         json.dump({"model_type": model_type, "kv_cache": {"dtype": "float8_e4m3fn", "scaling_factor": {
             "0": {str(i): 0.5 for i in range(layers)}}}}, f)
