@@ -310,12 +310,11 @@ def _death_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
     kernel's or Slurm's, where the text shows no other error before it and none an entry
     explains: an uncaught C++ exception ends in SIGABRT, Swift's fatalError in SIGILL, and that
     error is the one to explain; the report adds nothing."""
+    reports = [(number, line, death) for number, line in lines if (death := _death(line))]
+    oom_killed = any(oom for _, _, (_, oom) in reports)
     out = []
-    oom_killed = any(died[1] for _, line in lines if (died := reported_death(line)))
-    for number, line in lines:
-        sig = killed_by(line)
-        died = (signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None
-                else _reported(line, oom_killed, catalog))
+    for number, line, (sig, oom) in reports:
+        died = _entry_of(sig, oom, oom_killed, catalog)
         if died is None:
             continue
         if any(f.line < number or (f.id and not f.wrapper) for f in items):
@@ -326,17 +325,22 @@ def _death_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
     return out
 
 
-def _reported(line: str, oom_killed: bool, catalog: Catalog) -> Match | None:
-    """The entry of a container runtime's, the kernel's or Slurm's report of a death: the OOM
-    killer's SIGKILL is process/oom-killed; another SIGKILL, where the text nowhere says the OOM
-    killer sent one, came from outside (process/killed)."""
-    death = reported_death(line)
-    if death is None or (death[0] == signal.SIGKILL and oom_killed and not death[1]):
+def _death(line: str) -> tuple[signal.Signals, bool] | None:
+    """(the signal, whether the OOM killer sent it) of a shell's or the system's report."""
+    sig = killed_by(line)
+    return (sig, False) if sig is not None else reported_death(line)
+
+
+def _entry_of(sig: signal.Signals, oom: bool, oom_killed: bool, catalog: Catalog) -> Match | None:
+    """The entry of a reported death: a signal's own entry; the OOM killer's SIGKILL is
+    process/oom-killed; another SIGKILL (Kubernetes' exit code 137 without OOMKilled), where the
+    text nowhere says the OOM killer sent one, came from outside (process/killed)."""
+    if sig != signal.SIGKILL:
+        return signalled({"exit_code": f"-{int(sig)}"}, catalog)
+    if not oom and oom_killed:
         return None          # exit code 137 beside the OOMKilled the report also gives
-    if death[0] != signal.SIGKILL:
-        return signalled({"exit_code": f"-{int(death[0])}"}, catalog)
-    entry = catalog.entries.get("process/oom-killed" if death[1] else "process/killed")
-    values = {} if death[1] else {"evidence": "the container runtime reports exit code 137 and no OOM kill"}
+    entry = catalog.entries.get("process/oom-killed" if oom else "process/killed")
+    values = {} if oom else {"evidence": "the container runtime reports exit code 137 and no OOM kill"}
     return Match(entry, values, None, ()) if entry is not None else None
 
 

@@ -321,7 +321,7 @@ class Peeler:
         if structured is not None:
             return flushed + structured
         if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
-            return flushed + _parts("\n".join(split_collapsed(content)), line)
+            return flushed + [replace(line, text=part) for part in split_collapsed(content)]
         return flushed + [line]
 
     def content(self, text: str, following: tuple[str, ...] = ()) -> tuple[str, list[str], str, int]:

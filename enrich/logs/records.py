@@ -73,7 +73,7 @@ def escaped_traceback(text: str, going_on: bool) -> tuple[str, bool] | None:
         return None                      # no piece of a JSON string: it was cut for good
     if ends is not None:
         value = value[:ends.start()]
-    return _unescaped(value), (m is not None and not m["closed"]) or (m is None and ends is None)
+    return _unescaped(value), (not m["closed"]) if m else ends is None
 
 
 def _unescaped(value: str) -> str:

@@ -43,7 +43,6 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
     return "\n".join(lines).rstrip()
 
 
-
 def _not_root(f: Finding, items: list[Finding]) -> str:
     if f.wrapper and not any(g.root_cause for g in items):     # a wrapper alone: its cause is not shown
         return "   (wraps the real error, which the text does not show or no entry explains)"

@@ -21,8 +21,7 @@ TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ",
             'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
             "xit", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
             "TritonMissing",           # inductor's, printed without a traceback on a machine with no Triton
-            "OOM", "Out of memory", "Out Of Memory", "Killed process",   # the OOM killer's (Kubernetes', the kernel's,
-                                                                           # Slurm's)
+            "OOM", "Out of memory", "Out Of Memory", "Killed process",   # the OOM killer's reports
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 RARE_START = re.compile(r"[A-Z\[x]")
 RARELY_STARTED = re.compile("|".join(re.escape(word) for word in TRIGGERS if RARE_START.match(word)))
