@@ -28,6 +28,8 @@ DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
 PADDING = re.compile(r"(?<=\w) {8,}(?=\w)")
 RAISE = re.compile(r"raise ([\w.]+)\(")
+# a function whose job is one check: what it raises is that check's error
+CHECKER = re.compile(r"_*(?:check|verify|validate|ensure|resolve)(?:_|$)")
 MAX_EMBEDDED = 6
 MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one
 ELISION = re.compile(r" ?(?:\.{3}|…)")
@@ -249,7 +251,9 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     facts = to_facts(exc, "", type_name)
     found = []         # (depth of the site frame, entry, frame)
     by_class = []      # the innermost frame is the site and raises a class only this entry names there
-    for entry in catalog.index.site_candidates(facts.frames[:6]):
+    candidates = catalog.index.site_candidates(facts.frames[:6])
+    at_innermost = [entry for entry in candidates if sites_at(entry, facts.frames[0])]
+    for entry in candidates:
         at_site = _site_frame(entry, facts)
         if at_site is None or not _class_ok(entry, facts):
             continue
@@ -259,7 +263,8 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
             evidence = depth == 0 and entry.message is not None and _starts(entry.message, stub)
         else:
             evidence = (bool(entry.source and source and entry.source.search(source)) or _raises(entry, source)
-                        or depth == 0 and _raises_anything_there(entry, frame))
+                        or depth == 0 and (_raises_anything_there(entry, frame)
+                                           or _cut_at_its_only_site(exc, frame, at_innermost)))
             if not evidence and depth == 0 and _raised_class(source) in entry.exceptions:
                 by_class.append((entry, frame))
         if evidence:
@@ -275,6 +280,15 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         return None       # the letters fit more than one of the site's messages
     entry, frame = nearest[0]
     return Identified(Match(entry, {}, frame, ()), facts, True)
+
+
+def _cut_at_its_only_site(exc: TextException, frame, at_innermost: list) -> bool:
+    """The text stops at the header of the innermost frame, before its source line, in a function
+    whose job is one check (``_check_if_gpu_supports_dtype``, ``resolve_trust_remote_code``) and
+    that is the raise site of this entry alone: what it raises there is the entry's error. (An API
+    such as ``all_reduce`` is the innermost frame of every error its C++ raises.)"""
+    return (exc.partial and not frame.source and len(at_innermost) == 1
+            and CHECKER.match(frame.site.rpartition(":")[2].rpartition(".")[2]) is not None)
 
 
 def _raises_anything_there(entry, frame) -> bool:

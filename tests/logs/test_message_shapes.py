@@ -416,6 +416,25 @@ def test_a_traceback_cut_in_the_raise_statement_at_a_site_is_known_by_its_class(
     assert read(deeper)[0].id is None
 
 
+def test_a_traceback_cut_at_the_header_of_a_check_that_only_one_entry_raises():
+    """The paste stops at the innermost frame's header, before its source line. A function whose
+    job is one check, the site of one entry, says which error; an API that is the innermost
+    frame of whatever its C++ raises says nothing."""
+    text = '''Traceback (most recent call last):
+  File "/usr/local/lib/python3.10/dist-packages/vllm/worker/worker.py", line 71, in init_model
+    _check_if_gpu_supports_dtype(self.model_config.dtype)
+  File "/usr/local/lib/python3.10/dist-packages/vllm/worker/worker.py", line 231, in _check_if_gpu_supports_dtype
+'''
+    [finding] = read(text)
+    assert finding.id == "vllm/bf16-compute-capability" and finding.partial
+    collective = '''Traceback (most recent call last):
+  File "/usr/local/lib/python3.8/dist-packages/vllm/distributed/parallel_state.py", line 1002, in ensure_model_parallel_initialized
+    all_reduce(data)
+  File "/usr/local/lib/python3.8/dist-packages/torch/distributed/distributed_c10d.py", line 2288, in all_reduce
+'''
+    assert read(collective)[0].id is None
+
+
 def test_a_raise_statement_under_a_frame_whose_function_was_elided():
     """"line 227, ..." hides the function; the assert printed below it is the entry's own."""
     text = '''File ".../srt/layers/moe/fused_moe_triton/layer.py", line 227, ...
