@@ -148,6 +148,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     before = {number: lines[i - 1][1] for i, (number, _) in enumerate(lines) if i}   # the line read before each
     items += _mentioned(quoted, catalog, items, order, before)
     items += _death_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
+    _unshown_aborts(items, catalog)
     _disown(items, found, catalog, order)
     _other_engines_copies(items, programs, catalog)
     _complete_cut(items, catalog)
@@ -323,6 +324,21 @@ def _death_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
         _explain(finding, died.entry, died.groups, line)
         out.append(finding)
     return out
+
+
+def _unshown_aborts(items: list[Finding], catalog: Catalog) -> None:
+    """A C++ abort whose exception's text the log does not show (what() never printed, or cut):
+    after an error printed before it, that error is what aborted; alone, the abort itself is the
+    finding (process/native-abort), as the shell's report of SIGABRT would be."""
+    for f in items:
+        if f.kind != "abort" or f.id:
+            continue
+        if any(g is not f and (g.line < f.line or (g.id and not g.wrapper)) for g in items):
+            f.root_cause = False
+            continue
+        died = signalled({"exit_code": f"-{int(signal.SIGABRT)}"}, catalog)
+        if died is not None:
+            _explain(f, died.entry, died.groups, f.message)
 
 
 def _death(line: str) -> tuple[signal.Signals, bool] | None:

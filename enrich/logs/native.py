@@ -7,7 +7,11 @@ from __future__ import annotations
 import re
 
 TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^']+)'"
-                       r"|terminating due to uncaught exception of type (?P<type2>\w+(?:::\w+)*)(?::\s*(?P<message>.*))?")
+                       r"|terminating due to uncaught exception of type (?P<type2>\w+(?:::\w+)*)(?::\s*(?P<message>.*))?"
+                       r"|libc\+\+abi: terminating(?: due to(?: uncaught(?: exception)?)?)?\s*$"   # cut before the type
+                       r"|terminate called (?:without an active exception|recursively)"
+                       # Objective-C's: "*** Terminating app due to uncaught exception 'NSRangeException', reason: '...'"
+                       r"|Terminating app due to uncaught exception '(?P<type3>[^']+)',? reason:?(?P<reason>\s*.*)")
 WHAT = re.compile(r"(?:^|\s)what\(\):\s+(?P<message>.*)$")
 NCCL_WARN = re.compile(r"(?:NCCL|\.(?:cc|h|cpp):\d+) WARN (?P<message>.+)$")
 # "NCCL INFO init.cc:1350 -> 2": a call returned an error code on its way up

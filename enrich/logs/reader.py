@@ -79,7 +79,8 @@ class TextException:
     led_to: "TextException | None" = field(default=None, repr=False)   # the exception raised while handling this one
     inner: str | None = None        # the inner type of a wrapper such as RayTaskError(OutOfMemoryError)
     kind: str = "exception"         # "log": an error line that is not an exception; "warning": a native
-                                    # warning; "diagnostic": a compiler's error line
+                                    # warning; "diagnostic": a compiler's error line; "abort": a C++
+                                    # abort whose exception's text the log does not show
     note: tuple[str, str, list[str]] | None = None   # (id, summary, fixes) enrich wrote for it at run time
     repeats: int = 1
     lead: str = ""                  # a log line's text before its traceback ("Exception in worker ...: <message>")
@@ -180,7 +181,7 @@ class Parser:
         what = WHAT.search(text) if self.awaiting_what else None
         if what:
             abort = self.awaiting_what.pop(0)
-            abort.message = what["message"][:MAX_MESSAGE]
+            abort.message, abort.lead = what["message"][:MAX_MESSAGE], ""
             if stream.state == "idle":       # its message may go on over the next lines
                 self._open_message(stream, abort, line.level, line.prefix)
             else:
@@ -369,14 +370,16 @@ class Parser:
                 return
         m = TERMINATE.search(text)
         if m:
-            abort = TextException(type=m["type"] or m["type2"], message=(m["message"] or "")[:MAX_MESSAGE],
+            told = m["message"] if m["reason"] is None else m["reason"].strip().strip("'")
+            abort = TextException(type=m["type"] or m["type2"] or m["type3"] or "", message=(told or "")[:MAX_MESSAGE],
                                   line=number, stream=s.name)
             what = WHAT.search(text, m.end())
             if what:
                 abort.message = what["message"][:MAX_MESSAGE]
-            if abort.message:
+            if abort.message or told is not None:     # "...: " (libc++abi's, Objective-C's) goes on on the next line
                 self._open_message(s, abort, level, prefix)
             else:
+                abort.lead = stripped[:MAX_MESSAGE]       # shown while no what() line gives the message
                 self.awaiting_what.append(abort)
             return
         native = native_error(text)
@@ -456,7 +459,9 @@ class Parser:
             if s.log_error is not None:
                 self.found.append(s.log_error)
                 s.log_error = None
-        self.found.extend(self.awaiting_what)   # aborts whose what() line never came
+        for abort in self.awaiting_what:        # aborts whose what() line never came
+            abort.kind, abort.partial = "abort", True
+        self.found.extend(self.awaiting_what)
         self.awaiting_what = []
         return sorted(self.found, key=lambda e: e.line)
 

@@ -102,6 +102,50 @@ def test_a_real_failed_assert_is_the_error_its_abort_reports():
     assert finding.message.startswith("/project/lib/Analysis/Allocation.cpp:42: getCvtOrder: Assertion")
 
 
+def test_a_real_abort_that_shows_no_exception_is_the_abort():
+    """std::terminate with no exception in flight prints only "terminate called without an active
+    exception": nothing says why, so the abort is the finding (the shell's report adds nothing)."""
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    child = f"{sys.executable} -c 'import ctypes; ctypes.CDLL(\"libstdc++.so.6\")._ZSt9terminatev()'"
+    done = subprocess.run(["bash", "-c", f"{child}; true"], capture_output=True, text=True, timeout=60)
+    output = done.stdout + done.stderr
+    assert "terminate called without an active exception" in output and "Aborted" in output, output
+    [finding] = findings(io.StringIO(output))
+    assert finding.id == "process/native-abort" and finding.partial
+    assert finding.message == "terminate called without an active exception"
+
+
+@pytest.mark.parametrize("cut", [
+    "libc++abi: terminating due to uncaught exception of type std::runtime_erro",
+    "libc++abi: terminating due to",
+    "terminate called after throwing an instance of 'c10::Error'",
+])
+def test_an_abort_cut_before_its_exceptions_text(cut):
+    """A paste cut inside the abort's first line, or before its what() line: alone, the abort is
+    the finding; after an error printed before it, that error is what aborted."""
+    assert ids(f"$ python generate.py\n{cut}\n") == ["process/native-abort"]
+    before = f"RuntimeError: CUDA error: misaligned address\n{cut}\n"
+    assert [(f.line, f.id, f.root_cause) for f in findings(io.StringIO(before), all=True)] == [
+        (1, None, True), (2, None, False)]
+
+
+def test_an_aborts_exception_text_on_the_next_line():
+    """libc++abi's "...of type std::runtime_error:" hard-wrapped before the message, and
+    Objective-C's uncaught exception with its reason: the text shown is the error, not the abort."""
+    wrapped = ("libc++abi: terminating due to uncaught exception of type std::runtime_error:\n"
+               "[METAL] Command buffer execution failed: Insufficient Memory "
+               "(00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n")
+    assert ids(wrapped) == ["mlx/metal-command-buffer-oom"]
+    objc = ("*** Terminating app due to uncaught exception 'NSRangeException', reason: "
+            "'*** -[__NSArray0 objectAtIndex:]: index 0 beyond bounds for empty array'\n"
+            "libc++abi: terminating due to uncaught exception of type NSException\n"
+            "zsh: abort      python -c 'import mlx.core'\n")
+    [finding] = findings(io.StringIO(objc))
+    assert (finding.exception, finding.id) == ("NSRangeException", None)
+    assert finding.message == "*** -[__NSArray0 objectAtIndex:]: index 0 beyond bounds for empty array"
+
+
 @pytest.mark.parametrize("text", ["Aborted!\n", "Segmentation faults are rare here\n", "Killed\n", "中止\n",
                                   "Der Vorgang wurde abgebrochen\n", "Abgebrochen (durch Benutzer)\n",
                                   "2024-01-01 12:00:00 Aborted by user\n",
