@@ -31,7 +31,7 @@ RAISE = re.compile(r"raise ([\w.]+)\(")
 # a function whose job is one check: what it raises is that check's error
 CHECKER = re.compile(r"_*(?:check|verify|validate|ensure|resolve)(?:_|$)")
 MAX_EMBEDDED = 6
-MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one
+MIN_CUT = 16          # characters a cut message needs before it may stand for a whole one
 ELISION = re.compile(r" ?(?:\.{3}|…)")
 
 

@@ -81,6 +81,25 @@ def test_messages_cut_short_are_identified_and_never_as_another_entry():
     assert cases >= 50 and identified >= 0.85 * cases, (identified, cases)
 
 
+def test_a_message_cut_to_its_first_words():
+    """"RuntimeError: CUDA out of memory", the way issue titles print the allocator's error; and
+    every catalog sample cut at its first word boundary after 16 characters is its own entry's,
+    one that words the same start, or nothing."""
+    [finding] = read("RuntimeError: CUDA out of memory\n")
+    assert finding.id == "torch/cuda-oom" and finding.partial
+    from enrich.catalog import get_catalog
+    entries = get_catalog().entries.values()
+    samples = [(e.id, s.message.strip()) for e in entries for s in e.samples if s.message]
+    for entry in entries:
+        for sample in (s.message.strip() for s in entry.samples if s.message):
+            end = sample.find(" ", 16)
+            if end < 0 or end > 24:
+                continue
+            cut = sample[:end]
+            ids = {f.id for f in read(f"{entry.exceptions[0]}: {cut}\n")} - {None}
+            assert ids <= {other for other, text in samples if text.startswith(cut)}, (entry.id, cut, ids)
+
+
 def test_a_title_quoting_a_message_without_its_end():
     """The title of vllm-project/vllm#14574."""
     text = '# [CI failed]: V1 Test Failed due to "No available memory for the cache blocks" in GitHub Actions\n'
