@@ -25,8 +25,11 @@ TRACEBACK = "Traceback (most recent call last):"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)",\s{1,3}line ?(?P<line>\d+)(?!\d| in )(?:, in (?P<func>.+))?')
 EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:\((?P<inner>[\w.]+)\))?)(?::\s?(?P<message>.*))?$")
+# an exception's line: a dotted class, or a bare one named ...Error, ...Exception, ...Failure or
+# Triton's OutOfResources
 ERROR_LINE = re.compile(
-    r"(?:^|\s)(?P<type>(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception))(?:\((?P<inner>[\w.]+)\))?)"
+    r"(?:^|\s)(?P<type>(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception|Failure)|OutOfResources)"
+    r"(?:\((?P<inner>[\w.]+)\))?)"
     r":(?: +(?P<message>\S.*)|\s*$)")
 # Python code: "-> torch.Tensor:" ends a signature, on the def's line or on its own (") -> whisper.Whisper:")
 DEFINITION = re.compile(r"(?:async\s+)?def\s|class\s|\)\s*->\s")

@@ -100,6 +100,13 @@ def test_a_message_cut_to_its_first_words():
             assert ids <= {other for other, text in samples if text.startswith(cut)}, (entry.id, cut, ids)
 
 
+def test_tritons_out_of_resources_printed_without_its_module():
+    """Triton's OutOfResources is named neither ...Error nor ...Exception; printed bare and cut,
+    its line is still an exception's."""
+    [finding] = read("OutOfResources: out of resource: shared memory, Required:\n")
+    assert finding.exception == "OutOfResources" and finding.id == "triton/oor-shared-memory" and finding.partial
+
+
 def test_a_title_quoting_a_message_without_its_end():
     """The title of vllm-project/vllm#14574."""
     text = '# [CI failed]: V1 Test Failed due to "No available memory for the cache blocks" in GitHub Actions\n'
