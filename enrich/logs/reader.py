@@ -39,6 +39,8 @@ REPR = re.compile(r"(?:^|(?<=[\s`'\"(:]))(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Err
 # Error lines that are not exceptions: ERROR-level log records, compiler diagnostics, CUDA kernel asserts.
 LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[(?:ERROR|CRITICAL|FATAL)\]:?"
                        r"(?:\s*[\d:. -]+\s)?|(?<![\w-])error:)\s*(?P<message>\S.*)$|(?P<nccl>NCCL (?:failure|error)\b.*)$")
+# pytest's long report ends an error with where it was raised: "pkg/module.py:1009: AssertionError"
+PYTEST_AT = re.compile(r"(?P<file>\S+\.py):(?P<line>\d+): (?P<type>[\w.]+)$")
 KERNEL_ASSERT = re.compile(r"(?P<message>\S+\.cu:\d+: .*Assertion `.*` failed\.)\s*$")
 CHAINS = frozenset({"The above exception was the direct cause of the following exception:",
                     "During handling of the above exception, another exception occurred:"})
@@ -371,6 +373,11 @@ class Parser:
                 if m["fix"]:
                     s.last.note[2].append(m["fix"])
                 return
+        if s.last is not None and ": " in stripped and (at := PYTEST_AT.fullmatch(stripped)) \
+                and at["type"].rsplit(".", 1)[-1] == s.last.type.rsplit(".", 1)[-1]:
+            s.last.frames.append(Frame(module_of(at["file"]), "", int(at["line"]), at["file"], _source="",
+                                       textual=True))    # the raise frame of the error just printed
+            return
         m = TERMINATE.search(text)
         if m:
             told = m["message"] if m["reason"] is None else m["reason"].strip().strip("'")

@@ -107,6 +107,28 @@ def test_tritons_out_of_resources_printed_without_its_module():
     assert finding.exception == "OutOfResources" and finding.id == "triton/oor-shared-memory" and finding.partial
 
 
+def test_pytests_report_says_where_its_error_was_raised(tmp_path):
+    """pytest's long report prints no "File ..." frames; its "path.py:LINE: ExcType" line after
+    the E lines is the raise frame (a real pytest run), and a raise frame names the entry:
+    Triton's front end asserting while a kernel is compiled."""
+    from enrich.logs.reader import parse_text
+    (tmp_path / "checks.py").write_text("def same_dtype(a, b):\n    assert a == b, 'lhs and rhs differ'\n")
+    (tmp_path / "test_it.py").write_text("from checks import same_dtype\n\ndef test_it():\n    same_dtype(1, 2)\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_it.py"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120, env={"ENRICH_DISABLED": "1", "PATH": "/usr/bin:/bin"})
+    assert "checks.py:2: AssertionError" in run.stdout, run.stdout
+    error = next(e for e in parse_text(run.stdout) if e.type == "AssertionError")   # then the summary's line
+    assert (error.frames[-1].module, error.frames[-1].lineno) == ("checks", 2)
+    report = '''>       assert lhs.dtype == rhs.dtype, "lhs and rhs must have the same dtype!"
+E       AssertionError: lhs and rhs must have the same dtype!
+
+../../venvs/research/lib/python3.10/site-packages/triton/language/semantic.py:1009: AssertionError
+'''
+    [finding] = read(report)
+    assert finding.id == "triton/compilation-error" and finding.site == "triton.language.semantic:"
+    assert read(report.replace(": AssertionError\n", ": ValueError\n"))[0].id is None   # another error's place
+
+
 def test_a_title_quoting_a_message_without_its_end():
     """The title of vllm-project/vllm#14574."""
     text = '# [CI failed]: V1 Test Failed due to "No available memory for the cache blocks" in GitHub Actions\n'
