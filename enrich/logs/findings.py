@@ -21,7 +21,7 @@ from enrich.logs.in_text import in_text_mentions, shown, words_in
 from enrich.logs.mentions import Mention, mentions
 from enrich.logs.peel import unsplit
 from enrich.match import Match, signalled
-from enrich.logs.reader import TextException, read_lines, to_facts
+from enrich.logs.reader import ERROR_LINE, TextException, read_lines, to_facts
 from enrich.logs.shell import killed_by, told_of
 from enrich.logs.stream import scan
 from enrich.redact import redact_text
@@ -362,10 +362,10 @@ def _entry_of(sig: signal.Signals, oom: bool, oom_killed: bool, catalog: Catalog
 
 def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
     """Prose or a title that says which signal the process died of, where the text shows no error
-    of its own (an error it printed says more, and advice in prose names signals too): the first
-    such line, partial (the crash itself is not shown)."""
-    if items:
-        return []
+    of its own, printed or named in a title (an error says more, and advice in prose names
+    signals too): the first such line, partial (the crash itself is not shown)."""
+    if items or any(line.startswith("#") and ERROR_LINE.search(line) for _, line in lines):
+        return []        # a title names the error (prose after it may speak of another program's crash)
     for number, line in lines:
         sig = told_of(line)
         died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else None

@@ -184,6 +184,15 @@ def test_advice_naming_a_signal_beside_an_error_of_the_texts_own():
     assert not any(ids(text))
 
 
+def test_prose_naming_a_signal_under_a_title_that_names_the_error():
+    """The title names the thread's error; a comment on another program's crash is no death of
+    this one's."""
+    text = ("# IndexError: map::at when calling `_triton.code_gen.add_passes_to_emit_bin`\n\n"
+            "While I have you: the blocksparse matmul makes ptxas 11.4 segfault.\n")
+    assert not any(ids(text))
+    assert ids(text.replace("IndexError: map::at", "map::at")) == ["process/segfault"]
+
+
 def test_prose_naming_a_signal_adds_nothing_to_an_explained_error():
     text = ("The load segfaults sometimes, and otherwise stops with\n"
             "RuntimeError: CUDA error: out of memory\n")
