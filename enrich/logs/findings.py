@@ -29,6 +29,7 @@ from enrich.redact import redact_text
 NEAR = 6             # lines between a message and the traceback printed after it
 CHAIN = 8            # links of a chain looked along for the exception that explains its start
 AGAIN = 80           # lines within which a cut traceback may be printed again, whole
+NCCLCHECK = ("NCCL failure ", "Test NCCL failure ")   # an application's report of an NCCL call that failed
 NEXT_WARN = 2        # lines from one NCCL WARN without its host prefix to the next of its thread
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry knows them
@@ -473,13 +474,17 @@ def _goes_on_after_a_blank(items: list[Finding], order: dict[int, int]) -> None:
 
 def _nccl_unwinding(items: list[Finding], order: dict[int, int]) -> None:
     """An NCCL thread reports one failure at each level it unwinds through: a later WARN of the
-    same thread (host:pid:tid) that no entry knows is the first one, reported further up. WARN
+    same thread (host:pid:tid) that no entry knows is the first one, reported further up, and so
+    is the application's NCCLCHECK line ("NCCL failure file.cu:110 'unhandled system error'"). WARN
     lines without their host prefix (retyped, or the prefix cut) are one thread where they follow
     one another (in reading order: a collector may split a long line in pieces)."""
     warned: set[str] = set()
     last_bare = None
     for f in items:
         if f.exception != "NCCL WARN":
+            if f.message.startswith(NCCLCHECK) and (set(f.streams) & warned or last_bare is not None
+                                                    and 0 < order.get(f.line, f.line) - last_bare <= NEXT_WARN):
+                f.root_cause = False      # the caller's NCCLCHECK reporting the failure the WARN told
             continue
         threads = set(f.streams)
         line = order.get(f.line, f.line)

@@ -129,6 +129,29 @@ E       AssertionError: lhs and rhs must have the same dtype!
     assert read(report.replace(": AssertionError\n", ": ValueError\n"))[0].id is None   # another error's place
 
 
+@pytest.mark.parametrize("text, entry", [
+    ("# Rccl error, unhandled system error\n", "torch/nccl-system-error"),
+    ("# RCCL test fails with 'unhandled cuda error'\n", "torch/nccl-cuda-error"),
+    ("OSError: (External) NCCL error(2), unhandled system error.\n", "torch/nccl-system-error"),
+])
+def test_nccls_words_for_its_result_codes_in_any_frame(text, entry):
+    """NCCL's text for ncclSystemError and ncclUnhandledCudaError, framed by RCCL, Paddle or a
+    title, is that error (the code names alone are not: NCCL's headers and docs list them all)."""
+    assert [f.id for f in read(text)] == [entry]
+    assert read("# ncclSystemError when use two gpus\n") == []
+
+
+def test_an_ncclcheck_line_after_the_warn_it_reports():
+    """nccl-tests' and applications' NCCLCHECK line reports the failure the WARN above it told:
+    the WARN comes first and stays the root cause."""
+    text = ("node1 [0] include/socket.h:185 WARN Call to connect failed : Connection refused\n"
+            "NCCL failure all_reduce.cu:110 'unhandled system error'\n")
+    assert [(f.line, f.id, f.root_cause) for f in read(text, all=True)] == [
+        (1, None, True), (2, "torch/nccl-system-error", False)]
+    [alone] = read(text.splitlines(keepends=True)[1])
+    assert alone.id == "torch/nccl-system-error" and alone.root_cause
+
+
 def test_a_title_quoting_a_message_without_its_end():
     """The title of vllm-project/vllm#14574."""
     text = '# [CI failed]: V1 Test Failed due to "No available memory for the cache blocks" in GitHub Actions\n'
