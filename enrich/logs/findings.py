@@ -29,7 +29,8 @@ from enrich.redact import redact_text
 NEAR = 6             # lines between a message and the traceback printed after it
 CHAIN = 8            # links of a chain looked along for the exception that explains its start
 AGAIN = 80           # lines within which a cut traceback may be printed again, whole
-NCCLCHECK = ("NCCL failure ", "Test NCCL failure ")   # an application's report of an NCCL call that failed
+NCCLCHECK = "NCCL failure "   # an application's report of an NCCL call that failed (nccl-tests' NCCLCHECK)
+TITLE_LINES = 5      # the first lines, where a pasted report's title is
 NEXT_WARN = 2        # lines from one NCCL WARN without its host prefix to the next of its thread
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry knows them
@@ -192,7 +193,8 @@ def _printed_again(found: list[TextException], finding_of: dict[int, Finding]) -
         if exc.kind != "exception" or exc.message.strip() or cut.id or not cut.root_cause:
             continue
         sites = {(f.module, f.qualname) for f in exc.frames}
-        for later in found[n + 1:]:
+        for i in range(n + 1, len(found)):
+            later = found[i]
             if later.line - exc.line > AGAIN:
                 break
             whole = finding_of[id(later)]
@@ -319,7 +321,7 @@ def _death_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
         died = _entry_of(sig, oom, oom_killed, catalog)
         if died is None:
             continue
-        if any(f.line < number or (f.id and not f.wrapper) for f in items):
+        if _error_shown(items, number):
             continue
         finding = Finding(exception="", message=redact_text(line.strip()), line=number, kind="log")
         _explain(finding, died.entry, died.groups, line)
@@ -334,12 +336,18 @@ def _unshown_aborts(items: list[Finding], catalog: Catalog) -> None:
     for f in items:
         if f.kind != "abort" or f.id:
             continue
-        if any(g is not f and (g.line < f.line or (g.id and not g.wrapper)) for g in items):
+        if _error_shown([g for g in items if g is not f], f.line):
             f.root_cause = False
             continue
-        died = signalled({"exit_code": f"-{int(signal.SIGABRT)}"}, catalog)
+        died = _entry_of(signal.SIGABRT, False, False, catalog)
         if died is not None:
             _explain(f, died.entry, died.groups, f.message)
+
+
+def _error_shown(items: list[Finding], line: int) -> bool:
+    """The text shows an error before this line, or one an entry explains anywhere: what a
+    death's report or a bare abort adds nothing to."""
+    return any(f.line < line or (f.id and not f.wrapper) for f in items)
 
 
 def _death(line: str) -> tuple[signal.Signals, bool] | None:
@@ -365,8 +373,8 @@ def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: C
     """Prose or a title that says which signal the process died of, where the text shows no error
     of its own, printed or named in a title (an error says more, and advice in prose names
     signals too): the first such line, partial (the crash itself is not shown)."""
-    if items or any(line.startswith("#") and ERROR_LINE.search(line) for _, line in lines):
-        return []        # a title names the error (prose after it may speak of another program's crash)
+    if items or _titled_error(lines):
+        return []
     for number, line in lines:
         sig = told_of(line)
         died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else None
@@ -375,6 +383,13 @@ def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: C
             _explain(finding, died.entry, died.groups, line)
             return [finding]
     return []
+
+
+def _titled_error(lines: list[tuple[int, str]]) -> bool:
+    """The text's title, a markdown heading among its first lines, names an error (prose after it
+    may speak of another program's crash)."""
+    title = next((line for _, line in lines[:TITLE_LINES] if line.startswith("# ")), "")
+    return ERROR_LINE.search(title) is not None
 
 
 def _printed_whole(mention: Mention, items: list[Finding]) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_runs, alternative_words, captured
-from enrich.facts import Facts
+from enrich.facts import Facts, Frame
 from enrich.logs.cut import MIN_LITERAL, cut_match, cut_values, prefixes
 from enrich.logs.engines import HIP
 from enrich.logs.per_catalog import per_catalog
@@ -28,10 +28,13 @@ DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
 PADDING = re.compile(r"(?<=\w) {8,}(?=\w)")
 RAISE = re.compile(r"raise ([\w.]+)\(")
-# a function whose job is one check: what it raises is that check's error
-CHECKER = re.compile(r"_*(?:check|verify|validate|ensure|resolve)(?:_|$)")
+# a function whose name says it makes one check ("_check_if_gpu_supports_dtype"): what it raises is
+# that check's error (a "_verify_..." or "resolve_..." often makes several)
+CHECKER = re.compile(r"_*check_")
 MAX_EMBEDDED = 6
-MIN_CUT = 16          # characters a cut message needs before it may stand for a whole one
+MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one,
+SHORT_CUT = 16        # or, from this many, four words ("CUDA out of memory"; not "The server socket")
+SHORT_CUT_WORDS = 4
 ELISION = re.compile(r" ?(?:\.{3}|…)")
 
 
@@ -154,7 +157,7 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     before = [first[:elided.start()]] if elided else []
     for text in dict.fromkeys((exc.message, first, first.strip("\"'`"), *embedded, *before)):
         normal = _normal(text.rstrip(".…"))
-        if len(normal) < MIN_CUT:
+        if len(normal) < MIN_CUT and (len(normal) < SHORT_CUT or len(normal.split()) < SHORT_CUT_WORDS):
             continue
         entries = {e.id: e for sample, e, reach, fixed in _samples(catalog)
                    if sample.startswith(normal) and reach < len(normal) < len(sample.rstrip(".…"))   # cut, not whole
@@ -252,7 +255,7 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     found = []         # (depth of the site frame, entry, frame)
     by_class = []      # the innermost frame is the site and raises a class only this entry names there
     candidates = catalog.index.site_candidates(facts.frames[:6])
-    at_innermost = [entry for entry in candidates if sites_at(entry, facts.frames[0])]
+    alone_at_innermost = sum(1 for entry in candidates if sites_at(entry, facts.frames[0])) == 1
     for entry in candidates:
         at_site = _site_frame(entry, facts)
         if at_site is None or not _class_ok(entry, facts):
@@ -264,7 +267,7 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
         else:
             evidence = (bool(entry.source and source and entry.source.search(source)) or _raises(entry, source)
                         or depth == 0 and (_raises_anything_there(entry, frame)
-                                           or _cut_at_its_only_site(exc, frame, at_innermost)))
+                                           or alone_at_innermost and _cut_at_a_check(exc, frame)))
             if not evidence and depth == 0 and _raised_class(source) in entry.exceptions:
                 by_class.append((entry, frame))
         if evidence:
@@ -282,13 +285,12 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     return Identified(Match(entry, {}, frame, ()), facts, True)
 
 
-def _cut_at_its_only_site(exc: TextException, frame, at_innermost: list) -> bool:
+def _cut_at_a_check(exc: TextException, frame: Frame) -> bool:
     """The text stops at the header of the innermost frame, before its source line, in a function
-    whose job is one check (``_check_if_gpu_supports_dtype``, ``resolve_trust_remote_code``) and
-    that is the raise site of this entry alone: what it raises there is the entry's error. (An API
-    such as ``all_reduce`` is the innermost frame of every error its C++ raises.)"""
-    return (exc.partial and not frame.source and len(at_innermost) == 1
-            and CHECKER.match(frame.site.rpartition(":")[2].rpartition(".")[2]) is not None)
+    whose name says it makes one check (``_check_if_gpu_supports_dtype``): at the raise site of one
+    entry alone, what it raises there is that entry's error. (An API such as ``all_reduce`` is the
+    innermost frame of every error its C++ raises.)"""
+    return exc.partial and not frame.source and CHECKER.match(frame.qualname.rpartition(".")[2]) is not None
 
 
 def _raises_anything_there(entry, frame) -> bool:

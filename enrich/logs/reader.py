@@ -18,6 +18,7 @@ from enrich.logs import notebook
 from enrich.logs.native import TERMINATE, WHAT, compiler_error, is_hint, native_error, nccl_return
 from enrich.logs.paste import wrapped_rows
 from enrich.logs.peel import MAX_PIECES, Line, Peeler, whole_line
+from enrich.logs.shell import killed_by
 
 TRACEBACK = "Traceback (most recent call last):"
 # (faulthandler's dump of a crash, "File "x.py", line 12 in f", is no traceback: the crash line says it)
@@ -41,6 +42,7 @@ LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[
                        r"(?:\s*[\d:. -]+\s)?|(?<![\w-])error:)\s*(?P<message>\S.*)$|(?P<nccl>NCCL (?:failure|error)\b.*)$")
 # pytest's long report ends an error with where it was raised: "pkg/module.py:1009: AssertionError"
 PYTEST_AT = re.compile(r"(?P<file>\S+\.py):(?P<line>\d+): (?P<type>[\w.]+)$")
+PYTEST_NEAR = 8       # lines from the error's first line to pytest's line that says where it was raised
 KERNEL_ASSERT = re.compile(r"(?P<message>\S+\.cu:\d+: .*Assertion `.*` failed\.)\s*$")
 CHAINS = frozenset({"The above exception was the direct cause of the following exception:",
                     "During handling of the above exception, another exception occurred:"})
@@ -346,8 +348,8 @@ class Parser:
             return False          # a progress bar drawn over the message's last line
         if HEADING.match(text):
             return False          # a markdown heading (a report's "## Stack Trace") starts another part
-        if FRAME.match(text) or TERMINATE.search(text):
-            return False
+        if FRAME.match(text) or TERMINATE.search(text) or killed_by(text) or stripped.startswith("*** First throw"):
+            return False          # another record: a frame, an abort, the shell's report, a call stack
         if not s.current.message.strip():
             return True           # a bare "RuntimeError:": its message is on the next line
         if (stripped.startswith(("[", "frame #"))
@@ -373,24 +375,34 @@ class Parser:
                 if m["fix"]:
                     s.last.note[2].append(m["fix"])
                 return
-        if s.last is not None and ": " in stripped and (at := PYTEST_AT.fullmatch(stripped)) \
-                and at["type"].rsplit(".", 1)[-1] == s.last.type.rsplit(".", 1)[-1]:
+        if s.last is not None and ": " in stripped and 0 < number - s.last.line <= PYTEST_NEAR \
+                and (at := PYTEST_AT.fullmatch(stripped)) and at["type"].rsplit(".", 1)[-1] == s.last.type.rsplit(".", 1)[-1]:
             s.last.frames.append(Frame(module_of(at["file"]), "", int(at["line"]), at["file"], _source="",
                                        textual=True))    # the raise frame of the error just printed
             return
         m = TERMINATE.search(text)
         if m:
-            told = m["message"] if m["reason"] is None else m["reason"].strip().strip("'")
-            abort = TextException(type=m["type"] or m["type2"] or m["type3"] or "", message=(told or "")[:MAX_MESSAGE],
+            if m["reason"] is not None:        # Objective-C's, the reason on this line or the next
+                told = m["reason"].strip().strip("'")
+                goes_on = not told
+            else:                              # libc++abi's "... of type T:" hard-wrapped before the message
+                told = m["message"] or ""
+                goes_on = m["message"] is not None and not told
+            abort = TextException(type=m["type"] or m["type2"] or m["type3"] or "", message=told[:MAX_MESSAGE],
                                   line=number, stream=s.name)
             what = WHAT.search(text, m.end())
             if what:
                 abort.message = what["message"][:MAX_MESSAGE]
-            if abort.message or told is not None:     # "...: " (libc++abi's, Objective-C's) goes on on the next line
+            if abort.message or goes_on:
+                abort.kind = "exception" if abort.message else "abort"    # until the next line gives it
                 self._open_message(s, abort, level, prefix)
+                return
+            abort.lead = stripped[:MAX_MESSAGE]       # shown while no what() line gives the message
+            if m["type"]:
+                self.awaiting_what.append(abort)      # libstdc++ prints what() on the next line
             else:
-                abort.lead = stripped[:MAX_MESSAGE]       # shown while no what() line gives the message
-                self.awaiting_what.append(abort)
+                abort.kind, abort.partial = "abort", True   # libc++abi's line cut, or no exception at all
+                self.found.append(abort)
             return
         native = native_error(text)
         if native:
@@ -455,6 +467,9 @@ class Parser:
                 s.current.type, partial = s.notebook, True
             s.current.partial = partial or s.current.partial or not s.current.type
             s.current.message = SEPARATOR_TAIL.sub("", s.current.message.strip("\n"))
+            if s.current.kind == "abort":        # an abort's text was to follow on the next line
+                s.current.kind, s.current.partial = ("exception", s.current.partial) if s.current.message else (
+                    "abort", True)
             self.found.append(s.current)
             s.last = s.current
         s.current, s.state, s.wrapped_frame, s.notebook, s.shift = None, "idle", "", None, 0

@@ -87,6 +87,7 @@ def test_a_message_cut_to_its_first_words():
     one that words the same start, or nothing."""
     [finding] = read("RuntimeError: CUDA out of memory\n")
     assert finding.id == "torch/cuda-oom" and finding.partial
+    assert read("RuntimeError: The server socket\n")[0].id is None      # under 20 characters, three words
     from enrich.catalog import get_catalog
     entries = get_catalog().entries.values()
     samples = [(e.id, s.message.strip()) for e in entries for s in e.samples if s.message]
@@ -127,6 +128,8 @@ E       AssertionError: lhs and rhs must have the same dtype!
     [finding] = read(report)
     assert finding.id == "triton/compilation-error" and finding.site == "triton.language.semantic:"
     assert read(report.replace(": AssertionError\n", ": ValueError\n"))[0].id is None   # another error's place
+    far = report.replace("\n\n", "\n" + "collected line\n" * 10)     # another test's report, far below
+    assert read(far)[0].id is None
 
 
 @pytest.mark.parametrize("text, entry", [

@@ -130,6 +130,26 @@ def test_an_abort_cut_before_its_exceptions_text(cut):
         (1, None, True), (2, None, False)]
 
 
+def test_an_abort_without_an_exception_waits_for_no_what_line():
+    """Only libstdc++'s "terminate called after throwing" is followed by a what() line: one that
+    follows a terminate with no exception in flight belongs to the next abort, whose error is the
+    one to explain."""
+    text = ("terminate called without an active exception\n"
+            "terminate called after throwing an instance of 'c10::Error'\n"
+            "  what():  CUDA error: an illegal memory access was encountered\n")
+    assert [(f.line, f.exception, f.id, f.root_cause) for f in findings(io.StringIO(text), all=True)] == [
+        (1, "", None, False), (2, "c10::Error", "torch/cuda-illegal-address", True)]
+
+
+@pytest.mark.parametrize("after", ["", "zsh: abort      python serve.py\n"])
+def test_an_aborts_line_that_promised_its_text_on_the_next_line(after):
+    """libc++abi's "...of type std::runtime_error:" at the end of the input, or before the shell's
+    report: the text never came, so the abort is the finding."""
+    text = "libc++abi: terminating due to uncaught exception of type std::runtime_error:\n" + after
+    [finding] = findings(io.StringIO(text))
+    assert finding.id == "process/native-abort" and finding.exception == "std::runtime_error"
+
+
 def test_an_aborts_exception_text_on_the_next_line():
     """libc++abi's "...of type std::runtime_error:" hard-wrapped before the message, and
     Objective-C's uncaught exception with its reason: the text shown is the error, not the abort."""
@@ -191,6 +211,8 @@ def test_prose_naming_a_signal_under_a_title_that_names_the_error():
             "While I have you: the blocksparse matmul makes ptxas 11.4 segfault.\n")
     assert not any(ids(text))
     assert ids(text.replace("IndexError: map::at", "map::at")) == ["process/segfault"]
+    below = "first line\n" * 5 + text          # a heading further down is no title
+    assert ids(below) == ["process/segfault"]
 
 
 def test_prose_naming_a_signal_adds_nothing_to_an_explained_error():
