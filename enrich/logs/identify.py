@@ -255,7 +255,7 @@ def _from_frames(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     found = []         # (depth of the site frame, entry, frame)
     by_class = []      # the innermost frame is the site and raises a class only this entry names there
     candidates = catalog.index.site_candidates(facts.frames[:6])
-    alone_at_innermost = sum(1 for entry in candidates if sites_at(entry, facts.frames[0])) == 1
+    alone_at_innermost = not stub and sum(1 for entry in candidates if sites_at(entry, facts.frames[0])) == 1
     for entry in candidates:
         at_site = _site_frame(entry, facts)
         if at_site is None or not _class_ok(entry, facts):

@@ -394,7 +394,8 @@ class Parser:
             if what:
                 abort.message = what["message"][:MAX_MESSAGE]
             if abort.message or goes_on:
-                abort.kind = "exception" if abort.message else "abort"    # until the next line gives it
+                if not abort.message:
+                    abort.kind = "abort"              # until the next line gives its text
                 self._open_message(s, abort, level, prefix)
                 return
             abort.lead = stripped[:MAX_MESSAGE]       # shown while no what() line gives the message
@@ -468,8 +469,10 @@ class Parser:
             s.current.partial = partial or s.current.partial or not s.current.type
             s.current.message = SEPARATOR_TAIL.sub("", s.current.message.strip("\n"))
             if s.current.kind == "abort":        # an abort's text was to follow on the next line
-                s.current.kind, s.current.partial = ("exception", s.current.partial) if s.current.message else (
-                    "abort", True)
+                if s.current.message:
+                    s.current.kind = "exception"
+                else:
+                    s.current.partial = True
             self.found.append(s.current)
             s.last = s.current
         s.current, s.state, s.wrapped_frame, s.notebook, s.shift = None, "idle", "", None, 0
