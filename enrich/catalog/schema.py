@@ -87,6 +87,7 @@ class Entry:
     source: re.Pattern | None = None
     require_site: bool = False       # a message too generic to trust without its raise site
     wrapper: bool = False            # wraps another error: the wrapped one is explained in its place
+    warned: bool = False             # its words printed as a Python warning still mean the run failed
     example: tuple[str, str] | None = None   # (failing, fixed): a command, config or code, before and after
     versions: Any = None             # packaging SpecifierSet
     capture: dict[str, tuple[str, ...]] = field(default_factory=dict)   # name -> paths, first present wins
@@ -216,12 +217,13 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         raise r.fail("resolution", f"{resolution!r} is not one of {', '.join(RESOLUTIONS)}")
 
     m = _Reader(file, f"{r.path}.match", r.table_of("match"))
-    m.only({"exceptions", "message", "sites", "not_sites", "source", "require_site", "in_text"})
+    m.only({"exceptions", "message", "sites", "not_sites", "source", "require_site", "warned", "in_text"})
     message, sites, source = m.regex("message"), m.strs("sites", pattern=SITE), m.regex("source")
     not_sites = m.strs("not_sites", pattern=SITE)
     require_site = m.table.get("require_site", False)
     if not isinstance(require_site, bool) or (require_site and not sites):
         raise m.fail("require_site", "must be true or false, and true only with sites")
+    warned = _flag(m, "warned")
     exceptions = m.strs("exceptions", required=True)
     if message is None and not sites:
         raise m.fail("", "needs a message pattern or raise sites (a bare assert is known by its site)")
@@ -281,7 +283,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         id=entry_id, title=r.str("title"), engine=r.str("engine"), component=component,
         exceptions=exceptions, meaning=r.str("meaning"), causes=r.strs("causes", required=True),
         summary=summary, fixes=fixes, samples=tuple(samples), message=message, sites=sites,
-        source=source, require_site=require_site, versions=_versions(r), capture=capture, derive=derive,
+        source=source, require_site=require_site, warned=warned, versions=_versions(r), capture=capture, derive=derive,
         links=r.strs("links"), condition=r.str("condition", required=False), not_sites=not_sites, retired=retired,
         file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
         resolution=resolution,

@@ -32,6 +32,7 @@ AGAIN = 80           # lines within which a cut traceback may be printed again, 
 NCCLCHECK = "NCCL failure "   # an application's report of an NCCL call that failed (nccl-tests' NCCLCHECK)
 TITLE_LINES = 5      # the first lines, where a pasted report's title is
 NEXT_WARN = 2        # lines from one NCCL WARN without its host prefix to the next of its thread
+MIN_SAME = 16        # characters of a quote that show it reads the message printed on its line
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry knows them
 # the package whose lookup failed, and the name it looked up ("mlx_vlm.models.gemma4")
@@ -298,9 +299,12 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         if died is not None:
             entry, values = died.entry, died.groups
         completes = _completed_by(entry, items, catalog)
+        printed = _printed_here(mention, items)
         out[mention.entry_id] = above = finding = Finding(
             exception="", message=redact_text(mention.text), line=mention.line, kind="mention", partial=mention.partial,
-            root_cause=(not identified or bool(completes)) and (not follows or detail))
+            root_cause=(not identified or bool(completes) or bool(printed)) and (not follows or detail))
+        for f in printed:
+            f.root_cause = False
         if detail and reporter is not None and finding.root_cause:
             reporter.root_cause = False
         _explain(finding, entry, values, mention.text)
@@ -390,6 +394,14 @@ def _titled_error(lines: list[tuple[int, str]]) -> bool:
     may speak of another program's crash)."""
     title = next((line for _, line in lines[:TITLE_LINES] if line.startswith("# ")), "")
     return ERROR_LINE.search(title) is not None
+
+
+def _printed_here(mention: Mention, items: list[Finding]) -> list[Finding]:
+    """The unexplained error printed on the quote's line that the quote reads whole: a message
+    hard-wrapped over lines, which only joining them showed to be the entry's."""
+    start = mention.text[:MIN_SAME]
+    return [f for f in items if f.line == mention.line and not f.id and f.kind in ("exception", "log")
+            and len(start) == MIN_SAME and start in f.message]
 
 
 def _printed_whole(mention: Mention, items: list[Finding]) -> bool:

@@ -23,6 +23,7 @@ from enrich.match import Match, _site_frame, best_match, sites_at
 
 LEADING_SPACES = re.compile(r"^(?: {2,8}|\t)", re.M)
 ACTOR_TAG = re.compile(r"^\[[\w.]+=[^\[\]=]*(?:, [\w.]+=[^\[\]=]*)*\] ")   # xoscar's "[address=..., pid=...] "
+COMPONENT_TAG = re.compile(r"^\[[A-Za-z][\w.-]*\] ")    # the library part that logged it: c10d's "[c10d] "
 SEPARATOR = re.compile(r": (?=\S)")
 DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
@@ -83,7 +84,8 @@ def _readings(exc: TextException, type_name: str):
     yield type_name, message
     variants = []
     bases = (message, message.strip().strip("\"'`"),   # an app may quote str(error)
-             ACTOR_TAG.sub("", message, count=1))        # or tag it with where it ran: "[address=..., pid=...] "
+             ACTOR_TAG.sub("", message, count=1),        # or tag it with where it ran: "[address=..., pid=...] "
+             COMPONENT_TAG.sub("", message, count=1))
     for base in dict.fromkeys(bases):
         variants.append(base)
         if "        " in base:

@@ -16,7 +16,8 @@ from enrich.logs.identify import word_candidates
 from enrich.logs.per_catalog import per_catalog
 
 # a Python warning just before the words: "UserWarning: CUDA initialization: Found no NVIDIA driver
-# ..." is torch.cuda.is_available() saying False, and the process goes on
+# ..." is torch.cuda.is_available() saying False, and the process goes on (unless the entry says
+# its words are a failure even as a warning)
 WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
 # where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)(?:\[\w+\])?=[\"']?|\s+")
@@ -78,7 +79,8 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     if wrapped and not found:
         found = _retyped(lines, catalog, programs)
     text_of = dict(lines)
-    return [m for m in found if not PLACEHOLDER.search(m.text) and not _warned(text_of.get(m.line, ""), m.text)
+    return [m for m in found if not PLACEHOLDER.search(m.text)
+            and (catalog.entries[m.entry_id].warned or not _warned(text_of.get(m.line, ""), m.text))
             and not _after_hip(text_of.get(m.line, ""), m.text)
             and (not wrapped or _one_program(m, catalog, programs))]     # joined lines: the caller's
 

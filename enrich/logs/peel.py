@@ -56,6 +56,7 @@ BRACKET_TIME = re.compile(TIME)
 SOURCE_LOCATION = re.compile(r"^[\w./-]+\.\w+:\d+$")
 GLOG_LEVEL = re.compile(r"^(?P<level>[IWEF])(?:\d{3,4}\s|\s)")
 FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
+LONE_TICK = re.compile(r"^`(?=\S)|(?<=\S)`\s*$")
 DIGITS = re.compile(r"\d+")
 NUMBERS = re.compile(r"^\d+/\d+(?:_\d+)?$")
 POD_PATH = re.compile(r"^[\w.-]+/[\w.-]+/[\w.-]+$")
@@ -334,7 +335,7 @@ class Peeler:
             m = REPEATED.search(text)
             if m:
                 repeats, text = int(m["n"]), text[:m.start()]
-        text = unquote(text)
+        text = untick(unquote(text))
         if text[:1] == "E":
             text = self._pytest(text, "outer", following[0] if following else "")
         else:
@@ -364,6 +365,8 @@ class Peeler:
         elif content.lstrip()[:3] in ("```", "~~~"):
             fence = FENCE.match(content)
             content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block
+        else:
+            content = untick(content)
         return content, streams, level
 
     def _pytest(self, content: str, level: str, following: str = "") -> str:
@@ -409,6 +412,14 @@ class Peeler:
 def _parts(text: str, like: Line) -> list[Line]:
     """Lines of text that one line held, each as that line was peeled."""
     return [replace(like, text=part) for part in text.split("\n")]
+
+
+def untick(text: str) -> str:
+    """The line without a lone backtick at its start or end: an inline code span opened or closed
+    on another line."""
+    if "`" in text and text.count("`") == 1:
+        return LONE_TICK.sub("", text, count=1)
+    return text
 
 
 def unquote(text: str) -> str:

@@ -160,6 +160,15 @@ def test_a_message_after_a_python_warnings_category_is_no_failure():
     assert ids(warning.split("UserWarning: CUDA initialization: ")[1]) == ["torch/cuda-no-driver"]
 
 
+def test_a_warning_an_entry_says_is_a_failure():
+    """torch warns, rather than raises, that the driver is too old for its CUDA
+    (sgl-project/sglang#11395): the GPU is there and cannot be used."""
+    warning = ("/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:182: UserWarning: CUDA initialization: "
+               "The NVIDIA driver on your system is too old (found version 12040). Please update your GPU driver by "
+               "downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx\n")
+    assert ids(warning) == ["torch/cuda-driver-too-old"]
+
+
 def test_a_message_quoted_in_a_warning_is_no_failure():
     """TensorFlow warns that ptxas does not know sm_86 and falls back: the process went on."""
     warning = ("2021-02-27 01:33:51.779607: W external/org_tensorflow/tensorflow/stream_executor/gpu/asm_compiler.cc:235] "

@@ -58,6 +58,44 @@ def test_message_embedded_after_a_lead_in(line):
     assert finding.id == "torch/cuda-illegal-address"
 
 
+def test_a_message_after_the_library_part_that_logged_it():
+    """c10d tags its log lines "[c10d] "; the message after the tag is the error."""
+    [finding] = read("[E socket.cpp:922] [c10d] The client socket has timed out after 1800s while trying to "
+                     "connect to (172.17.0.2, 44737).\n")
+    assert finding.id == "torch/tcpstore-connect-timeout" and finding.values["port"] == "44737"
+
+
+def test_a_log_line_hard_wrapped_is_its_error_beside_another_printed_one():
+    """Two ranks' c10d lines, each wrapped at a paste's width (OpenRLHF/OpenRLHF#265): the joined
+    socket line is a root cause printed, not a quote that loses to the watchdog's line."""
+    text = ("(RayWorkerVllm pid=207931, ip=10.0.1.75) [E socket.cpp:922] [c10d] The client socket has timed out "
+            "after 1800s while trying to connect to (172.17.0.2\n, 44737).\n"
+            "(ActorModelRayActor pid=207260, ip=10.0.1.75) [E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught "
+            "collective operation timeout: WorkNCCL(SeqNum=3856, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+            "Timeout(ms)=1800000) ran for 1800268 milliseconds before timing out.\n")
+    assert [f.id for f in read(text)] == ["torch/tcpstore-connect-timeout", "torch/nccl-watchdog-timeout"]
+
+
+def test_a_hub_miss_raised_in_huggingface_hubs_own_frames(tmp_path):
+    """hf_hub_download offline, for a repo not in the cache: the traceback ends in
+    huggingface_hub's frames, which are the entry's own raise sites."""
+    code = "from huggingface_hub import hf_hub_download; hf_hub_download('org/never-downloaded', 'config.json')"
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={"ENRICH_DISABLED": "1", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1",
+                                "HF_HOME": str(tmp_path)})
+    assert "huggingface_hub/file_download.py" in child.stderr and "[transformers/" not in child.stderr
+    [finding] = read(child.stderr)
+    assert finding.id == "transformers/hub-unreachable"
+
+
+def test_tritons_launcher_reports_a_device_assert_in_its_words():
+    """Triton's launcher raises CUDA's error string after its own lead-in."""
+    [finding] = read("RuntimeError: Triton Error [CUDA]: device-side assert triggered\n")
+    assert finding.id == "torch/cuda-device-assert"
+    [finding] = read("# RuntimeError: CUDA Error: Device-Side Assert Triggered\n")      # a title in title case
+    assert finding.id == "torch/cuda-device-assert"
+
+
 def test_message_printed_without_its_type():
     """sglang-jax logs the KV pool message as a plain log line (tests/fixtures/corpus/sglang/025.log)."""
     found = read((CORPUS / "sglang" / "025.log").read_text())

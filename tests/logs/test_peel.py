@@ -177,6 +177,19 @@ def test_code_fences_end_a_block_and_inline_fences_keep_their_text():
         == "The memory capacity is unbalanced. Some GPUs may be occupied by other processes."
 
 
+def test_a_lone_backtick_of_a_code_span_opened_or_closed_on_another_line_is_peeled():
+    """A comment that opens inline code before a Ray-prefixed line (OpenRLHF/OpenRLHF#265) and
+    closes it lines later: the prefix is still peeled; a line with a whole span keeps its ticks."""
+    peeler = Peeler()
+    line = ("`(RayWorkerVllm pid=207931, ip=10.0.1.75) [E socket.cpp:922] [c10d] The client socket has timed out "
+            "after 1800s while trying to connect to (172.17.0.2, 44737).")
+    [peeled] = peeler.peel(1, line)
+    assert peeled.stream == "RayWorkerVllm pid=207931, ip=10.0.1.75" and peeled.text.startswith("[c10d] The client")
+    assert peeler.peel(2, "RuntimeError: NCCL error: unhandled system error`")[0].text.endswith("system error")
+    kept = "ValueError: pass `trust_remote_code=True` to load it"
+    assert peeler.peel(3, kept)[0].text == kept
+
+
 def test_a_traceback_whose_newlines_were_lost_is_split_back():
     text = ('Traceback (most recent call last): File "/x/sglang/srt/distributed/utils.py", line 23, in ensure_divisibility '
             'assert numerator % denominator == 0 AssertionError: 16 is not divisible by 6')
