@@ -310,6 +310,16 @@ def test_a_hub_url_written_for_a_repo_id_is_not_a_missing_path():
     assert ids(path) == ["transformers/model-path-not-found"]
 
 
+def test_a_short_head_quoted_in_lower_case_or_after_a_dash_in_a_title():
+    """'I got a "cuda out of memory" after 8784 iterations' (discuss.pytorch.org) and a title
+    "RuntimeError - CUDA out of memory": the allocator's head is the message; a head that is not
+    the message's start, or a dash after words that are no error's class, says nothing."""
+    assert ids('x · comment\nbut I got a \u201ccuda out of memory\u201d after 8784 iterators\n') == ["torch/cuda-oom"]
+    assert ids("a/b · issue #4 · closed\n# RuntimeError - CUDA out of memory\n") == ["torch/cuda-oom"]
+    assert ids('x · comment\nit said "out of memory on the device" again\n') == []
+    assert ids("a/b · issue #81 · closed\n# Unable to load model - Repo id must be in the form 'repo_name'\n") == []
+
+
 def test_a_message_retyped_in_lower_case_is_known_by_its_own_alternative():
     """Each alternative of a pattern is judged on its own words, not on the words of all of them."""
     text = ("valueerror: loading internvl2-8b/ requires you to execute the configuration file in that repo on your "
