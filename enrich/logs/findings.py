@@ -502,24 +502,28 @@ def _goes_on_after_a_blank(items: list[Finding], order: dict[int, int]) -> None:
 def _nccl_unwinding(items: list[Finding], order: dict[int, int]) -> None:
     """An NCCL thread reports one failure at each level it unwinds through: a later WARN of the
     same thread (host:pid:tid) that no entry knows is the first one, reported further up, and so
-    is the application's NCCLCHECK line ("NCCL failure file.cu:110 'unhandled system error'"). WARN
-    lines without their host prefix (retyped, or the prefix cut) are one thread where they follow
-    one another (in reading order: a collector may split a long line in pieces)."""
-    warned: set[str] = set()
-    last_bare = None
+    is the application's NCCLCHECK line ("NCCL failure file.cu:110 'unhandled system error'"),
+    unless the WARN is unknown and the code the NCCLCHECK line names explains it. WARN lines
+    without their host prefix (retyped, or the prefix cut) are one thread where they follow one
+    another (in reading order: a collector may split a long line in pieces)."""
+    warned: dict[str, Finding] = {}
+    last_bare: Finding | None = None
     for f in items:
-        if f.exception != "NCCL WARN":
-            if f.message.startswith(NCCLCHECK) and (set(f.streams) & warned or last_bare is not None
-                                                    and 0 < order.get(f.line, f.line) - last_bare <= NEXT_WARN):
-                f.root_cause = False      # the caller's NCCLCHECK reporting the failure the WARN told
-            continue
-        threads = set(f.streams)
         line = order.get(f.line, f.line)
-        follows = not threads and last_bare is not None and 0 < line - last_bare <= NEXT_WARN
-        if (threads & warned or follows) and not f.id:
+        follows = last_bare is not None and 0 < line - order.get(last_bare.line, last_bare.line) <= NEXT_WARN
+        if f.exception != "NCCL WARN":
+            told = [warned[t] for t in f.streams if t in warned] or ([last_bare] if follows else [])
+            if f.message.startswith(NCCLCHECK) and told:     # the caller's NCCLCHECK reporting what a WARN told
+                if f.id and not any(w.id for w in told):
+                    for w in told:
+                        w.root_cause = False
+                else:
+                    f.root_cause = False
+            continue
+        if (any(t in warned for t in f.streams) or not f.streams and follows) and not f.id:
             f.root_cause = False
-        warned |= threads
-        last_bare = line if not threads else last_bare
+        warned.update(dict.fromkeys(f.streams, f))
+        last_bare = f if not f.streams else last_bare
 
 
 def _key(exc: TextException) -> tuple:

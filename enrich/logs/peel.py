@@ -347,7 +347,7 @@ class Peeler:
         """Paste damage inside the prefixes: quotes and pytest's column of prefixed lines, rich's
         boxes, code fences. ``following``: the next line inside the same prefixes, if known."""
         streams, level = [], ""
-        if content != (unquoted := unquote(content)):
+        if content != (unquoted := unquote(untick(content))):
             content, streams, level = unwrap(unquoted)
         elif content[:1] == "E" and PYTEST.match(content):
             content, streams, level = unwrap(self._pytest(content, "inner", following))
@@ -365,8 +365,6 @@ class Peeler:
         elif content.lstrip()[:3] in ("```", "~~~"):
             fence = FENCE.match(content)
             content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block
-        else:
-            content = untick(content)
         return content, streams, level
 
     def _pytest(self, content: str, level: str, following: str = "") -> str:

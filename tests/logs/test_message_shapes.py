@@ -183,12 +183,17 @@ def test_nccls_words_for_its_result_codes_in_any_frame(text, entry):
 
 
 def test_an_ncclcheck_line_after_the_warn_it_reports():
-    """nccl-tests' and applications' NCCLCHECK line reports the failure the WARN above it told:
-    the WARN comes first and stays the root cause."""
+    """nccl-tests' and applications' NCCLCHECK line reports the failure the WARN above it told
+    (NVIDIA/nccl#111): a WARN an entry knows stays the root cause; one no entry knows is the
+    detail of the result code the NCCLCHECK line names."""
+    text = ("node1 [0] include/socket.h:185 WARN Bootstrap : no socket interface found\n"
+            "NCCL failure all_reduce.cu:110 'internal error'\n")
+    assert [(f.line, f.id, f.root_cause) for f in read(text, all=True)] == [
+        (1, "torch/nccl-no-socket-interface", True), (2, "torch/nccl-internal-error", False)]
     text = ("node1 [0] include/socket.h:185 WARN Call to connect failed : Connection refused\n"
             "NCCL failure all_reduce.cu:110 'unhandled system error'\n")
     assert [(f.line, f.id, f.root_cause) for f in read(text, all=True)] == [
-        (1, None, True), (2, "torch/nccl-system-error", False)]
+        (1, None, False), (2, "torch/nccl-system-error", True)]
     [alone] = read(text.splitlines(keepends=True)[1])
     assert alone.id == "torch/nccl-system-error" and alone.root_cause
 
