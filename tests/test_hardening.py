@@ -3,6 +3,7 @@
 Property-based where the input space is large (hypothesis)."""
 
 import gc
+import io
 import threading
 import time
 import tracemalloc
@@ -110,6 +111,16 @@ def test_an_adversarial_megabyte_message_against_the_full_catalog_is_bounded():
         start = time.perf_counter()
         enrich.annotate(cls(message[:1_048_576]))
         assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("line", ["a" * 262_144, "x/" * 131_072, "a.cu:1: " * 32_768, "[a]" * 87_381])
+def test_a_quarter_megabyte_line_without_an_end_is_read_in_bounded_time(line):
+    """A log line of one long token (a minified blob, a base64 dump) meets no pattern that
+    backtracks over it from every start: it was over 30 seconds for a kernel assert's search."""
+    from enrich.logs import findings
+    start = time.perf_counter()
+    findings(io.StringIO(line + "\n"))
+    assert time.perf_counter() - start < 10.0
 
 
 def test_32_threads_raising_at_once_each_get_one_note(demo_catalog):

@@ -43,7 +43,7 @@ LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[
 # pytest's long report ends an error with where it was raised: "pkg/module.py:1009: AssertionError"
 PYTEST_AT = re.compile(r"(?P<file>\S+\.py):(?P<line>\d+): (?P<type>[\w.]+)$")
 PYTEST_NEAR = 8       # lines from the error's first line to pytest's line that says where it was raised
-KERNEL_ASSERT = re.compile(r"(?P<message>\S+\.cu:\d+: .*Assertion `.*` failed\.)\s*$")
+KERNEL_ASSERT = re.compile(r"(?P<message>(?<!\S)\S+\.cu:\d+: .*Assertion `.*` failed\.)\s*$")
 CHAINS = frozenset({"The above exception was the direct cause of the following exception:",
                     "During handling of the above exception, another exception occurred:"})
 # a note an enriched process already wrote: "[engine/slug] summary", "[enrich: not in the catalog] ..."
@@ -433,7 +433,7 @@ class Parser:
             return
         if text.startswith((" ", "\t")):
             return       # an indented line: source or a message whose start was cut off
-        m = KERNEL_ASSERT.search(text) or LOG_ERROR.search(stripped)
+        m = (KERNEL_ASSERT.search(text) if ".cu:" in text else None) or LOG_ERROR.search(stripped)
         message = (m["message"] or m.groupdict().get("nccl") or "") if m else \
             (stripped if level in ERROR_LEVELS else "")
         if m is not None and m.re is LOG_ERROR and "error:" in stripped[:m.start("message") or 0]:
