@@ -400,8 +400,10 @@ def _printed_here(mention: Mention, items: list[Finding]) -> list[Finding]:
     """The unexplained error printed on the quote's line that the quote reads whole: a message
     hard-wrapped over lines, which only joining them showed to be the entry's."""
     start = mention.text[:MIN_SAME]
+    if len(start) < MIN_SAME:
+        return []
     return [f for f in items if f.line == mention.line and not f.id and f.kind in ("exception", "log")
-            and len(start) == MIN_SAME and start in f.message]
+            and start in f.message]
 
 
 def _printed_whole(mention: Mention, items: list[Finding]) -> bool:
