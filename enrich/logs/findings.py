@@ -33,6 +33,7 @@ NCCLCHECK = "NCCL failure "   # an application's report of an NCCL call that fai
 TITLE_LINES = 5      # the first lines, where a pasted report's title is
 NEXT_WARN = 2        # lines from one NCCL WARN without its host prefix to the next of its thread
 MIN_SAME = 16        # characters of a quote that show it reads the message printed on its line
+LEADING_TAGS = re.compile(r"^(?:\[[^\]\n]*\] )+")    # "[c10d] ", "[Rank 3] " before a message
 PASTE = 1 << 19      # characters: an input this small (a paste) is read whole, every line
 QUIET = ("warning", "diagnostic")   # kinds of finding shown only when an entry knows them
 # the package whose lookup failed, and the name it looked up ("mlx_vlm.models.gemma4")
@@ -303,8 +304,9 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         out[mention.entry_id] = above = finding = Finding(
             exception="", message=redact_text(mention.text), line=mention.line, kind="mention", partial=mention.partial,
             root_cause=(not identified or bool(completes) or bool(printed)) and (not follows or detail))
-        for f in printed:
-            f.root_cause = False
+        if finding.root_cause:
+            for f in printed:
+                f.root_cause = False
         if detail and reporter is not None and finding.root_cause:
             reporter.root_cause = False
         _explain(finding, entry, values, mention.text)
@@ -397,13 +399,14 @@ def _titled_error(lines: list[tuple[int, str]]) -> bool:
 
 
 def _printed_here(mention: Mention, items: list[Finding]) -> list[Finding]:
-    """The unexplained error printed on the quote's line that the quote reads whole: a message
-    hard-wrapped over lines, which only joining them showed to be the entry's."""
+    """The unexplained error printed on the quote's line whose message (after its tags) starts
+    with the quote: a message hard-wrapped over lines, which only joining them showed to be the
+    entry's (not a message that quotes another error)."""
     start = mention.text[:MIN_SAME]
     if len(start) < MIN_SAME:
         return []
     return [f for f in items if f.line == mention.line and not f.id and f.kind in ("exception", "log")
-            and start in f.message]
+            and LEADING_TAGS.sub("", f.message, count=1).startswith(start)]
 
 
 def _printed_whole(mention: Mention, items: list[Finding]) -> bool:
@@ -504,28 +507,30 @@ def _goes_on_after_a_blank(items: list[Finding], order: dict[int, int]) -> None:
 def _nccl_unwinding(items: list[Finding], order: dict[int, int]) -> None:
     """An NCCL thread reports one failure at each level it unwinds through: a later WARN of the
     same thread (host:pid:tid) that no entry knows is the first one, reported further up, and so
-    is the application's NCCLCHECK line ("NCCL failure file.cu:110 'unhandled system error'"),
-    unless the WARN is unknown and the code the NCCLCHECK line names explains it. WARN lines
-    without their host prefix (retyped, or the prefix cut) are one thread where they follow one
-    another (in reading order: a collector may split a long line in pieces)."""
-    warned: dict[str, Finding] = {}
-    last_bare: Finding | None = None
+    is the application's NCCLCHECK line ("NCCL failure file.cu:110 'unhandled system error'") after
+    the WARNs it reports, unless no entry knows them and the code the line names explains them.
+    WARN lines without their host prefix (retyped, or the prefix cut) are one thread where they
+    follow one another (in reading order: a collector may split a long line in pieces); an
+    NCCLCHECK line without one reports the WARNs just before it."""
+    threads: dict[str, list[Finding]] = {}     # each thread's WARNs so far
+    run: list[Finding] = []                    # the WARNs just read, one after another
     for f in items:
         line = order.get(f.line, f.line)
-        follows = last_bare is not None and 0 < line - order.get(last_bare.line, last_bare.line) <= NEXT_WARN
+        near = bool(run) and 0 < line - order.get(run[-1].line, run[-1].line) <= NEXT_WARN
         if f.exception != "NCCL WARN":
-            told = [warned[t] for t in f.streams if t in warned] or ([last_bare] if follows else [])
-            if f.message.startswith(NCCLCHECK) and told:     # the caller's NCCLCHECK reporting what a WARN told
+            told = [w for t in f.streams for w in threads.get(t, ())] or (run if near else [])
+            if f.message.startswith(NCCLCHECK) and told:
                 if f.id and not any(w.id for w in told):
                     for w in told:
                         w.root_cause = False
                 else:
                     f.root_cause = False
             continue
-        if (any(t in warned for t in f.streams) or not f.streams and follows) and not f.id:
+        if not f.id and (any(t in threads for t in f.streams) or not f.streams and near and not run[-1].streams):
             f.root_cause = False
-        warned.update(dict.fromkeys(f.streams, f))
-        last_bare = f if not f.streams else last_bare
+        for t in f.streams:
+            threads.setdefault(t, []).append(f)
+        run = (run if near else []) + [f]
 
 
 def _key(exc: TextException) -> tuple:

@@ -23,8 +23,11 @@ from enrich.match import Match, _site_frame, best_match, sites_at
 
 LEADING_SPACES = re.compile(r"^(?: {2,8}|\t)", re.M)
 ACTOR_TAG = re.compile(r"^\[[\w.]+=[^\[\]=]*(?:, [\w.]+=[^\[\]=]*)*\] ")   # xoscar's "[address=..., pid=...] "
-COMPONENT_TAG = re.compile(r"^\[[A-Za-z][\w.-]*\] ")    # the library part that logged it: c10d's "[c10d] "
+# the library part that logged it: c10d's "[c10d] " (not ROCm's, whose errors CUDA's entries do not explain)
+COMPONENT_TAG = re.compile(r"^\[(?!(?i:hip|rocm)\])[A-Za-z][\w.-]*\] ")
 SEPARATOR = re.compile(r": (?=\S)")
+# a wrapper whose message is another exception's repr: gradio's Error("OutOfMemoryError('CUDA out ...')")
+REPR_INSIDE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\((?P<q>['\"])(?P<message>.+?)(?:(?P=q)\)?)?$", re.S)
 DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
 PADDING = re.compile(r"(?<=\w) {8,}(?=\w)")
@@ -103,6 +106,10 @@ def _readings(exc: TextException, type_name: str):
             yield type_name, variant
     first = message.split("\n", 1)[0]
     rest = message[len(first):]
+    inner = REPR_INSIDE.match(first)
+    if inner is not None and inner["message"] + rest not in seen:
+        seen.add(inner["message"] + rest)
+        yield "", inner["message"] + rest
     for n, sep in enumerate(SEPARATOR.finditer(first)):    # a message embedded after a lead-in
         if n >= MAX_EMBEDDED or HIP.search(first, 0, sep.start()):   # ROCm's, in CUDA's words
             break

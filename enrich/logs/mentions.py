@@ -37,8 +37,6 @@ CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 MAX_LINE = 2000
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on
 LEAD_WORDS = 4        # a retyped message cut short must still hold its first words
-HEAD_CHARS = 16       # or its first words of fixed text, this long at least
-WORD_END = re.compile(r"\w*")
 # "^(?:Error(s) in loading ...:\n)?\s*(?:size mismatch ...": the optional group, blanks and group
 # openings before the first word a message may start with
 OPTIONAL_LEAD = re.compile(r"^\^?\(\?:(?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)\?(?:\\s\*)?(?:\(\?:)?")
@@ -170,30 +168,11 @@ def _lower_index(catalog: Catalog) -> list:
             # an alternative of a few words only, among others, says too little retyped
             words = [needed for needed in ({w.lower() for w in alternative if len(w) > 3} for alternative in alternatives)
                      if needed and (len(needed) >= LEAD_WORDS or len(alternatives) == 1)]
-            leads = []
-            for branch in branches(entry.message.pattern):
-                lead = set([w.lower() for w in written_words(branch) if len(w) > 3][:LEAD_WORDS])
-                leads += [lead] if len(lead) == LEAD_WORDS else []
-                head = _head_words(branch, entry.message.flags)
-                leads += [head] if len(head) >= LEAD_WORDS - 1 else []
-            index.append((entry, words, leads, re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
+            leads = [set([w.lower() for w in written_words(branch) if len(w) > 3][:LEAD_WORDS])
+                     for branch in branches(entry.message.pattern)]
+            index.append((entry, words, [lead for lead in leads if len(lead) == LEAD_WORDS],
+                          re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
     return index
-
-
-def _head_words(branch: str, flags: int) -> set[str]:
-    """The words of three letters or more in the first HEAD_CHARS characters of a message the
-    branch starts with fixed text ("CUDA out of memory"): a short head that may stand for it."""
-    try:
-        runs = literal_runs(re.compile(branch, flags))
-    except re.error:
-        return set()
-    if not runs or not runs[0].startswith("\0"):
-        return set()
-    text = runs[0].strip("\0")
-    if len(text) < HEAD_CHARS:
-        return set()
-    head = text[:HEAD_CHARS] + WORD_END.match(text, HEAD_CHARS).group()
-    return set(LOWER_WORD.findall(head.lower()))
 
 
 def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], programs: Programs) -> list[Mention]:

@@ -43,7 +43,7 @@ LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[
 # pytest's long report ends an error with where it was raised: "pkg/module.py:1009: AssertionError"
 PYTEST_AT = re.compile(r"(?P<file>\S+\.py):(?P<line>\d+): (?P<type>[\w.]+)$")
 PYTEST_NEAR = 8       # lines from the error's first line to pytest's line that says where it was raised
-KERNEL_ASSERT = re.compile(r"(?P<message>(?<!\S)\S+\.cu:\d+: .*Assertion `.*` failed\.)\s*$")
+KERNEL_FILE = re.compile(r"(?<!\S)\S+\.cu:\d+: ")    # a kernel's failed assertion starts at its source file
 CHAINS = frozenset({"The above exception was the direct cause of the following exception:",
                     "During handling of the above exception, another exception occurred:"})
 # a note an enriched process already wrote: "[engine/slug] summary", "[enrich: not in the catalog] ..."
@@ -91,6 +91,19 @@ class TextException:
     note: tuple[str, str, list[str]] | None = None   # (id, summary, fixes) enrich wrote for it at run time
     repeats: int = 1
     lead: str = ""                  # a log line's text before its traceback ("Exception in worker ...: <message>")
+
+
+def _kernel_assert(text: str) -> str | None:
+    """A GPU kernel's failed assertion ("IndexKernel.cu:92: operator(): block: [0,0,0], thread:
+    [1,0,0] Assertion `idx < size` failed."), from its source file to the line's end; read in
+    one pass (a long line of file tokens and backticks must not be searched from each)."""
+    end = text.rstrip()
+    if not end.endswith("` failed.") or ".cu:" not in end:
+        return None
+    start = KERNEL_FILE.search(end)
+    if start is None or end.find("Assertion `", start.end(), len(end) - len("` failed.")) < 0:
+        return None
+    return end[start.start():]
 
 
 def module_of(path: str) -> str:
@@ -433,9 +446,10 @@ class Parser:
             return
         if text.startswith((" ", "\t")):
             return       # an indented line: source or a message whose start was cut off
-        m = (KERNEL_ASSERT.search(text) if ".cu:" in text else None) or LOG_ERROR.search(stripped)
-        message = (m["message"] or m.groupdict().get("nccl") or "") if m else \
-            (stripped if level in ERROR_LEVELS else "")
+        kernel = _kernel_assert(text)
+        m = LOG_ERROR.search(stripped) if kernel is None else None
+        message = kernel or ((m["message"] or m.groupdict().get("nccl") or "") if m else
+                             (stripped if level in ERROR_LEVELS else ""))
         if m is not None and m.re is LOG_ERROR and "error:" in stripped[:m.start("message") or 0]:
             message = stripped     # "CUDA error: ...": the words before "error:" belong to the message
         if message:   # held back: it may be the log message of a traceback printed next

@@ -310,14 +310,14 @@ def test_a_hub_url_written_for_a_repo_id_is_not_a_missing_path():
     assert ids(path) == ["transformers/model-path-not-found"]
 
 
-def test_a_short_head_quoted_in_lower_case_or_after_a_dash_in_a_title():
-    """'I got a "cuda out of memory" after 8784 iterations' (discuss.pytorch.org) and a title
-    "RuntimeError - CUDA out of memory": the allocator's head is the message; a head that is not
-    the message's start, or a dash after words that are no error's class, says nothing."""
-    assert ids('x · comment\nbut I got a \u201ccuda out of memory\u201d after 8784 iterators\n') == ["torch/cuda-oom"]
+def test_a_titles_message_after_a_dash_behind_an_errors_class():
+    """A title "RuntimeError - CUDA out of memory" quotes the allocator's head; a dash after words
+    that are no error's class starts no message; a short head retyped in lower case and quoted in
+    prose or code is no error (a sentence may deny it, a handler may test for it)."""
     assert ids("a/b · issue #4 · closed\n# RuntimeError - CUDA out of memory\n") == ["torch/cuda-oom"]
-    assert ids('x · comment\nit said "out of memory on the device" again\n') == []
     assert ids("a/b · issue #81 · closed\n# Unable to load model - Repo id must be in the form 'repo_name'\n") == []
+    assert ids('x · comment\nI no longer get "cuda out of memory" after upgrading, thanks!\n') == []
+    assert ids('x · comment\nif "cuda out of memory" in str(e):\n') == []
 
 
 def test_a_message_retyped_in_lower_case_is_known_by_its_own_alternative():

@@ -65,6 +65,19 @@ def test_a_message_after_the_library_part_that_logged_it():
     assert finding.id == "torch/tcpstore-connect-timeout" and finding.values["port"] == "44737"
 
 
+def test_a_wrapper_whose_message_is_another_exceptions_repr():
+    """gradio re-raises the error's repr as its own message (deepbeepmeep/Wan2GP#2228), whole or cut."""
+    message = ("OutOfMemoryError('CUDA out of memory. Tried to allocate 2.37 GiB. GPU 0 has a total capacity of "
+               "31.33 GiB of which 1.87 GiB is free.')")
+    for cut in (len(message), 80):
+        [finding] = read(f"gradio.exceptions.Error: {message[:cut]}\n")
+        assert finding.id == "torch/cuda-oom"
+
+
+def test_a_message_tagged_by_rocm_is_not_read_past_its_tag():
+    assert [f.id for f in read("RuntimeError: [HIP] CUDA error: device-side assert triggered\n")] == [None]
+
+
 def test_a_log_line_hard_wrapped_is_its_error_beside_another_printed_one():
     """Two ranks' c10d lines, each wrapped at a paste's width (OpenRLHF/OpenRLHF#265): the joined
     socket line is a root cause printed, not a quote that loses to the watchdog's line."""
@@ -74,6 +87,10 @@ def test_a_log_line_hard_wrapped_is_its_error_beside_another_printed_one():
             "collective operation timeout: WorkNCCL(SeqNum=3856, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
             "Timeout(ms)=1800000) ran for 1800268 milliseconds before timing out.\n")
     assert [f.id for f in read(text)] == ["torch/tcpstore-connect-timeout", "torch/nccl-watchdog-timeout"]
+    quoting = ("RuntimeError: CUDA error: an illegal memory access was encountered\n"
+               "ValueError: expected reply 'The client socket has timed out after 60s while trying to connect to "
+               "(1.2.3.4, 5)' to be parsed\n")          # a printed error that quotes another is not that error
+    assert [f.id for f in read(quoting)] == ["torch/cuda-illegal-address"]
 
 
 def test_a_hub_miss_raised_in_huggingface_hubs_own_frames(tmp_path):
@@ -94,6 +111,7 @@ def test_tritons_launcher_reports_a_device_assert_in_its_words():
     assert finding.id == "torch/cuda-device-assert"
     [finding] = read("# RuntimeError: CUDA Error: Device-Side Assert Triggered\n")      # a title in title case
     assert finding.id == "torch/cuda-device-assert"
+    assert [f.id for f in read("RuntimeError: XPU error: device-side assert triggered\n")] == [None]
 
 
 def test_message_printed_without_its_type():
@@ -196,6 +214,11 @@ def test_an_ncclcheck_line_after_the_warn_it_reports():
         (1, None, False), (2, "torch/nccl-system-error", True)]
     [alone] = read(text.splitlines(keepends=True)[1])
     assert alone.id == "torch/nccl-system-error" and alone.root_cause
+    unknown = "[0] bootstrap.cc:77 NCCL WARN some thing unknown went sideways here\n"
+    for warns in ("node1:100:200 " + text.splitlines(keepends=True)[0] + unknown,   # a thread's prefix, two WARNs
+                  "[0] include/socket.h:185 NCCL WARN Bootstrap : no socket interface found\n" + unknown):
+        found = read(warns + "NCCL failure all_reduce.cu:110 'unhandled system error'\n", all=True)
+        assert [f.id for f in found if f.root_cause] == [found[0].id or "torch/nccl-system-error"]
 
 
 def test_a_title_quoting_a_message_without_its_end():
