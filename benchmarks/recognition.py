@@ -238,13 +238,15 @@ def score_processes() -> dict:
                      "roots": len(found)})
     right = sum(sorted(r["expect"]) == r["got"] for r in rows)
     single = sum(r["roots"] == len(r["expect"]) for r in rows)
-    return {"machine": labels["machine"], "recordings": len(rows), "right": right, "one_finding_per_root": single,
-            "rows": rows}
+    others = sorted({log["gpu"] for log in labels["logs"] if "gpu" in log})    # a recording's own card
+    return {"machine": labels["machine"], "other_gpus": others, "recordings": len(rows), "right": right,
+            "one_finding_per_root": single, "rows": rows}
 
 
 def print_processes(result: dict, show_misses: bool) -> None:
     m = result["machine"]
-    print(f"\n[tests/fixtures/processes: real failing processes on an {m['gpu']} (torch {m['torch']}, "
+    also = "".join(f", some on an {gpu}" for gpu in result["other_gpus"])
+    print(f"\n[tests/fixtures/processes: real failing processes on an {m['gpu']}{also} (torch {m['torch']}, "
           f"triton {m['triton']}, NCCL {m['nccl']})]")
     print(f"recordings {result['recordings']}, root entry right {result['right']}, "
           f"one finding per root {result['one_finding_per_root']}")
