@@ -50,6 +50,21 @@ poke[(1,)](x, 2**40)
 torch.cuda.synchronize()
 """
 
+# a gather whose kernel asserts that every token id is inside the vocabulary, launched on one past it
+TRITON_GATHER = """import torch, triton, triton.language as tl
+
+@triton.jit
+def gather_kernel(table_ptr, ids_ptr, out_ptr, vocab):
+    token = tl.load(ids_ptr + tl.arange(0, 4))
+    tl.device_assert(token < vocab, "token id past the vocabulary")
+    tl.store(out_ptr + tl.arange(0, 4), tl.load(table_ptr + token))
+
+table = torch.randn(100, device="cuda")
+ids = torch.tensor([1, 2, 3, 150], device="cuda", dtype=torch.int32)
+out = torch.empty(4, device="cuda")
+gather_kernel[(1,)](table, ids, out, 100)
+"""
+
 SCENARIOS = [
     Scenario("cuda-oom-alloc", ["torch/cuda-oom"], """
         import torch
@@ -220,39 +235,12 @@ SCENARIOS = [
         second = subprocess.run([sys.executable, "-c", "import torch; torch.zeros(1, device='cuda'); torch.randn(64, 64, device='cuda') @ torch.randn(64, 64, device='cuda')"])
         sys.exit(second.returncode)
     """),
-    Scenario("device-assert-triton", ["torch/cuda-device-assert"], """
-        import torch, triton, triton.language as tl
-
-        @triton.jit
-        def gather_kernel(table_ptr, ids_ptr, out_ptr, vocab):
-            token = tl.load(ids_ptr + tl.arange(0, 4))
-            tl.device_assert(token < vocab, "token id past the vocabulary")
-            tl.store(out_ptr + tl.arange(0, 4), tl.load(table_ptr + token))
-
-        table = torch.randn(100, device="cuda")
-        ids = torch.tensor([1, 2, 3, 150], device="cuda", dtype=torch.int32)
-        out = torch.empty(4, device="cuda")
-        gather_kernel[(1,)](table, ids, out, 100)
-        torch.cuda.synchronize()
-    """, env={"TRITON_DEBUG": "1"}),
+    Scenario("device-assert-triton", ["torch/cuda-device-assert"], TRITON_GATHER + "torch.cuda.synchronize()\n",
+             env={"TRITON_DEBUG": "1"}),
     # the same assert, noticed by Triton's launcher at the next launch: "Triton Error [CUDA]: ..."
-    Scenario("device-assert-triton-launch", ["torch/cuda-device-assert"], """
-        import time
-        import torch, triton, triton.language as tl
-
-        @triton.jit
-        def gather_kernel(table_ptr, ids_ptr, out_ptr, vocab):
-            token = tl.load(ids_ptr + tl.arange(0, 4))
-            tl.device_assert(token < vocab, "token id past the vocabulary")
-            tl.store(out_ptr + tl.arange(0, 4), tl.load(table_ptr + token))
-
-        table = torch.randn(100, device="cuda")
-        ids = torch.tensor([1, 2, 3, 150], device="cuda", dtype=torch.int32)
-        out = torch.empty(4, device="cuda")
-        gather_kernel[(1,)](table, ids, out, 100)
-        time.sleep(2)                                  # the first kernel has failed by now; nothing synchronised
-        gather_kernel[(1,)](table, ids, out, 100)
-    """, env={"TRITON_DEBUG": "1"}),
+    Scenario("device-assert-triton-launch", ["torch/cuda-device-assert"], "import time\n" + TRITON_GATHER
+             + "time.sleep(2)                                  # the first kernel has failed by now; nothing synchronised\n"
+             + "gather_kernel[(1,)](table, ids, out, 100)\n", env={"TRITON_DEBUG": "1"}),
     Scenario("triton-oor-threads", ["triton/oor-threads"], """
         import torch, triton, triton.language as tl
 
