@@ -175,9 +175,12 @@ class Parser:
     # A block of lines is fed while any traceback is open; otherwise only trigger lines.
     @property
     def open(self) -> bool:
-        return (any((s.state != "idle" or s.log_error is not None) and self.number - s.seen < STALE
-                    for s in self.streams.values())
-                or bool(self.awaiting_what) or self.peeler.pending)
+        for s in reversed(self.streams.values()):     # the streams in the order last seen, newest first
+            if self.number - s.seen >= STALE:
+                break
+            if s.state != "idle" or s.log_error is not None:
+                return True
+        return bool(self.awaiting_what) or self.peeler.pending
 
     def feed(self, number: int, raw: str, neighbours: tuple[str, ...] | None = None) -> None:
         for line in self.peel(number, raw, neighbours):
@@ -194,6 +197,8 @@ class Parser:
     def feed_line(self, line: Line) -> None:
         stream = self._stream_of(line)
         stream.seen = line.number
+        if next(reversed(self.streams)) != stream.name:
+            self.streams[stream.name] = self.streams.pop(stream.name)   # kept in the order last seen
         text = line.text
         if stream.log_error is not None and TRACEBACK not in text and text.strip():
             self.found.append(stream.log_error)   # not the message of a logged traceback: a finding of its own
