@@ -342,7 +342,7 @@ def _unshown_aborts(items: list[Finding], catalog: Catalog) -> None:
     for f in items:
         if f.kind != "abort" or f.id:
             continue
-        if _error_shown([g for g in items if g is not f], f.line):
+        if _error_shown(items, f.line, besides=f):
             f.root_cause = False
             continue
         died = _entry_of(signal.SIGABRT, False, False, catalog)
@@ -350,10 +350,10 @@ def _unshown_aborts(items: list[Finding], catalog: Catalog) -> None:
             _explain(f, died.entry, died.groups, f.message)
 
 
-def _error_shown(items: list[Finding], line: int) -> bool:
-    """The text shows an error before this line, or one an entry explains anywhere: what a
-    death's report or a bare abort adds nothing to."""
-    return any(f.line < line or (f.id and not f.wrapper) for f in items)
+def _error_shown(items: list[Finding], line: int, besides: Finding | None = None) -> bool:
+    """The text shows an error (``besides`` the one asking) before this line, or one an entry
+    explains anywhere: what a death's report or a bare abort adds nothing to."""
+    return any(f is not besides and (f.line < line or (f.id and not f.wrapper)) for f in items)
 
 
 def _death(line: str) -> tuple[signal.Signals, bool] | None:

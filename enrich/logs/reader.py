@@ -455,7 +455,7 @@ class Parser:
         m = LOG_ERROR.search(stripped) if kernel is None else None
         message = kernel or ((m["message"] or m.groupdict().get("nccl") or "") if m else
                              (stripped if level in ERROR_LEVELS else ""))
-        if m is not None and m.re is LOG_ERROR and "error:" in stripped[:m.start("message") or 0]:
+        if m is not None and "error:" in stripped[:m.start("message") or 0]:
             message = stripped     # "CUDA error: ...": the words before "error:" belong to the message
         if message:   # held back: it may be the log message of a traceback printed next
             s.log_error = TextException(type="", message=message[:MAX_MESSAGE], line=number,
