@@ -357,11 +357,11 @@ class Peeler:
             if content[0] in "╭┌╰└":          # a box opens (a traceback's, or a panel of text) or closes
                 self.panel = content[0] in "╭┌" and RICH_HEADER.match(content) is None
             head, self.path_head = self.path_head, ""
-            part = None if self.panel else RICH_PATH_PART.match(content)
+            line = rich_line(content, self.panel, head)
+            part = None if self.panel or line else RICH_PATH_PART.match(content)
             if part is not None:
-                self.path_head, content = part["path"], ""
-            else:
-                content = rich_line(content, self.panel, head)
+                self.path_head, line = part["path"], ""
+            content = line
         elif content.lstrip()[:3] in ("```", "~~~"):
             fence = FENCE.match(content)
             content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block

@@ -573,6 +573,12 @@ def test_a_traceback_cut_at_the_header_of_a_check_that_only_one_entry_raises():
   File "/usr/local/lib/python3.8/dist-packages/torch/distributed/distributed_c10d.py", line 2288, in all_reduce
 '''
     assert read(collective)[0].id is None
+    lookup = '''Traceback (most recent call last):
+  File "/home/y/Medusa/medusa/model/modeling_llama_kv.py", line 471, in __init__
+    self.num_key_value_heads = config.num_key_value_heads
+  File "/home/y/.local/lib/python3.10/site-packages/transformers/configuration_utils.py", line 261, in __getattribute__
+'''
+    assert read(lookup)[0].id == "transformers/config-missing-attribute"     # an attribute lookup's one check
 
 
 def test_a_raise_statement_under_a_frame_whose_function_was_elided():

@@ -170,6 +170,16 @@ def test_a_frame_path_rich_wrapped_at_the_box_width_is_joined():
     assert not peeler.pending
 
 
+def test_a_frame_header_rich_wrapped_before_its_function_is_joined():
+    """A wide box (bitsandbytes-foundation/bitsandbytes#781): the function's name runs onto the next line."""
+    peeler = Peeler()
+    box = ["│ /home/y/.local/lib/python3.10/site-packages/transformers/configuration_utils.py:261 in           │",
+           "│ __getattribute__                                                                                 │"]
+    texts = [line.text for n, raw in enumerate(box) for line in peeler.peel(n, raw)]
+    assert texts == ["", '  File "/home/y/.local/lib/python3.10/site-packages/transformers/configuration_utils.py", '
+                         "line 261, in __getattribute__"]
+
+
 def test_code_fences_end_a_block_and_inline_fences_keep_their_text():
     peeler = Peeler()
     assert peeler.peel(1, "```python")[0].text == ""
