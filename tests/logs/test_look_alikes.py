@@ -59,6 +59,18 @@ def test_typographic_quotes_read_as_the_straight_ones_printed():
     assert ids(title) == ["transformers/hub-unreachable"]
 
 
+def test_japanese_corner_brackets_quote_a_message():
+    prose = "Gunicornの--preloadで「RuntimeError: Cannot re-initialize CUDA in forked subprocess」が発生します。\n"
+    assert ids(prose) == ["torch/cuda-forked-subprocess"]
+
+
+def test_urllib3s_timeout_connecting_to_the_hub():
+    text = ("urllib3.exceptions.ConnectTimeoutError: (<urllib3.connection.HTTPSConnection object at 0x7f>, "
+            "'Connection to {} timed out. (connect timeout=10)')\n")
+    assert ids(text.format("huggingface.co")) == ["transformers/hub-unreachable"]
+    assert ids(text.format("pypi.org")) == []
+
+
 def test_torchrun_summary_of_a_child_killed_by_a_signal():
     summary = '''torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
 ============================================================
