@@ -73,9 +73,13 @@ class Programs:
                    frozenset(name for name, word in NAMES.items() if word.search(prose)))
 
     def refuse(self, entry_id: str) -> bool:
-        """The entry is a program's own, and the text shows a rival of that program but not it."""
+        """The entry is a program's own, and the text shows a rival of that program but not it, or,
+        showing neither, names a rival but not it (sglang's issue quoting its copy of vLLM's words)."""
         program = entry_id.split("/", 1)[0]
-        return program in RIVALS and program not in self.shown and bool(RIVALS[program] & self.shown)
+        rivals = RIVALS.get(program, set())
+        if program in self.shown:
+            return False
+        return bool(rivals & self.shown) or not rivals & self.shown and program not in self.named and bool(rivals & self.named)
 
     def rivals_own(self, entry_id: str) -> list[str]:
         """The rival engines whose copy of the entry's words the text may be: those it shows, where

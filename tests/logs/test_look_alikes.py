@@ -532,6 +532,22 @@ def test_the_fallbacks_refusal_is_the_engine_the_text_shows_or_names():
     assert ids(quoted.replace("vLLM", "vLLM and sglang")) == []
 
 
+def test_vllms_words_in_a_text_that_names_only_sglang_are_sglangs_copy():
+    """sglang's registry raised vLLM's "are not supported for now" in its own releases: a text that
+    names sglang and neither shows nor names vLLM gets no vLLM advice; naming vLLM gives it back."""
+    error = ("ValueError: Model architectures ['Glm4ForCausalLM'] are not supported for now. "
+             "Supported architectures: dict_keys(['BaichuanForCausalLM', 'ChatGLMModel'])\n")
+    assert ids("sgl-project/sglang · issue #5441\n" + error) == []
+    assert ids("vllm-project/vllm · issue #5441\n" + error) == ["vllm/architecture-unsupported"]
+    assert ids(error) == ["vllm/architecture-unsupported"]
+
+
+def test_triton_front_ends_block_pointer_store_checks():
+    assert ids("# AssertionError('Block shape([1, 2048]) and value shape([2048]) mismatch') in triton\n") == \
+        ["triton/compilation-error"]
+    assert ids("AssertionError: Block element type(bf16) and value element type(fp32) mismatch\n") == []   # Triton unnamed
+
+
 def test_rocms_hip_reports_in_cudas_words_are_not_cudas():
     """HIP names itself before an error it reports in CUDA's words: the CUDA entry's causes (a wheel
     built for other GPUs, CUDA_LAUNCH_BLOCKING) are not ROCm's."""
