@@ -42,7 +42,7 @@ LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[
                        r"(?:\s*[\d:. -]+\s)?|(?<![\w-])error:)\s*(?P<message>\S.*)$|(?P<nccl>NCCL (?:failure|error)\b.*)$")
 # pytest's long report ends an error with where it was raised: "pkg/module.py:1009: AssertionError"
 PYTEST_AT = re.compile(r"(?P<file>\S+\.py):(?P<line>\d+): (?P<type>[\w.]+)$")
-PYTEST_NEAR = 8       # lines from the error's first line to pytest's line that says where it was raised
+PYTEST_NEAR = 8       # lines read from the error's end to pytest's line that says where it was raised
 KERNEL_FILE = re.compile(r"(?<!\S)\S+\.cu:\d+: ")    # a kernel's failed assertion starts at its source file
 CHAINS = frozenset({"The above exception was the direct cause of the following exception:",
                     "During handling of the above exception, another exception occurred:"})
@@ -153,6 +153,8 @@ class _Stream:
         self.level = ""                              # the level of the line that opened the message
         self.prefix = ""                             # the prefix shape of the line that opened it
         self.seen = 0                                # the last line number read
+        self.read = 0                                # lines of this stream read (a wrapper may split
+        self.last_at = 0                             # one in several numbers); when the last closed
         self.notebook: str | None = None             # IPython's traceback: the type its header named
         self.open_brackets: int | None = None        # IPython's source lines: what the arrow's statement left open
         self.flat = False                            # its frames lost their indentation (a shifted paste)
@@ -197,6 +199,7 @@ class Parser:
     def feed_line(self, line: Line) -> None:
         stream = self._stream_of(line)
         stream.seen = line.number
+        stream.read += 1
         if next(reversed(self.streams)) != stream.name:
             self.streams[stream.name] = self.streams.pop(stream.name)   # kept in the order last seen
         text = line.text
@@ -393,7 +396,7 @@ class Parser:
                 if m["fix"]:
                     s.last.note[2].append(m["fix"])
                 return
-        if s.last is not None and ": " in stripped and 0 < number - s.last.line <= PYTEST_NEAR \
+        if s.last is not None and ": " in stripped and s.read - s.last_at <= PYTEST_NEAR \
                 and (at := PYTEST_AT.fullmatch(stripped)) and at["type"].rsplit(".", 1)[-1] == s.last.type.rsplit(".", 1)[-1]:
             s.last.frames.append(Frame(module_of(at["file"]), "", int(at["line"]), at["file"], _source="",
                                        textual=True))    # the raise frame of the error just printed
@@ -493,7 +496,7 @@ class Parser:
                 else:
                     s.current.partial = True
             self.found.append(s.current)
-            s.last = s.current
+            s.last, s.last_at = s.current, s.read
         s.current, s.state, s.wrapped_frame, s.notebook, s.shift = None, "idle", "", None, 0
 
     def finish(self) -> list[TextException]:
