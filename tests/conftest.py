@@ -11,6 +11,12 @@ sys.path.insert(0, str(FIXTURES))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))   # the demo's scenarios
 
 
+def pytest_collection_modifyitems(items):
+    """The longest module (every corpus paste in several wrappers) first: with a worker per core
+    (scripts/test), it starts at once while the other workers share the rest."""
+    items.sort(key=lambda item: item.path.name != "test_wrapped_logs.py")
+
+
 @pytest.fixture
 def installed():
     """enrich.install() for one test, undone afterwards."""
