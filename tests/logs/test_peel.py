@@ -158,26 +158,23 @@ def test_rich_boxed_traceback_reads_as_python_prints_it():
                      "    raise RuntimeError(\"Distributed package doesn't have NCCL \" \"built in\")", "", ""]
 
 
-def test_a_frame_path_rich_wrapped_at_the_box_width_is_joined():
-    """A Colab paste cut inside the box (camenduru/text-generation-webui-colab#22): the path runs
-    onto the next line, where the line number and function follow."""
+@pytest.mark.parametrize("box, frame", [
+    # a Colab paste cut inside the box (camenduru/text-generation-webui-colab#22): the path runs on
+    (["│ /usr/local/lib/python3.10/dist-packages/transformers/models/auto/configurati │",
+      "│ on_auto.py:947 in from_pretrained                                            │"],
+     '  File "/usr/local/lib/python3.10/dist-packages/transformers/models/auto/configuration_auto.py", '
+     "line 947, in from_pretrained"),
+    # a wide box (bitsandbytes-foundation/bitsandbytes#781): the function's name runs on
+    (["│ /home/y/.local/lib/python3.10/site-packages/transformers/configuration_utils.py:261 in           │",
+      "│ __getattribute__                                                                                 │"],
+     '  File "/home/y/.local/lib/python3.10/site-packages/transformers/configuration_utils.py", '
+     "line 261, in __getattribute__"),
+])
+def test_a_frame_header_rich_wrapped_at_the_box_width_is_joined(box, frame):
     peeler = Peeler()
-    box = ["│ /usr/local/lib/python3.10/dist-packages/transformers/models/auto/configurati │",
-           "│ on_auto.py:947 in from_pretrained                                            │"]
     texts = [line.text for n, raw in enumerate(box) for line in peeler.peel(n, raw)]
-    assert texts == ["", '  File "/usr/local/lib/python3.10/dist-packages/transformers/models/auto/configuration_auto.py", '
-                         "line 947, in from_pretrained"]
+    assert texts == ["", frame]
     assert not peeler.pending
-
-
-def test_a_frame_header_rich_wrapped_before_its_function_is_joined():
-    """A wide box (bitsandbytes-foundation/bitsandbytes#781): the function's name runs onto the next line."""
-    peeler = Peeler()
-    box = ["│ /home/y/.local/lib/python3.10/site-packages/transformers/configuration_utils.py:261 in           │",
-           "│ __getattribute__                                                                                 │"]
-    texts = [line.text for n, raw in enumerate(box) for line in peeler.peel(n, raw)]
-    assert texts == ["", '  File "/home/y/.local/lib/python3.10/site-packages/transformers/configuration_utils.py", '
-                         "line 261, in __getattribute__"]
 
 
 def test_code_fences_end_a_block_and_inline_fences_keep_their_text():
