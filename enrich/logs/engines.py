@@ -79,7 +79,7 @@ class Programs:
         rivals = RIVALS.get(program, set())
         if program in self.shown:
             return False
-        return bool(rivals & self.shown) or not rivals & self.shown and program not in self.named and bool(rivals & self.named)
+        return bool(rivals & self.shown) or (program not in self.named and bool(rivals & self.named))
 
     def rivals_own(self, entry_id: str) -> list[str]:
         """The rival engines whose copy of the entry's words the text may be: those it shows, where

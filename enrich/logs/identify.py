@@ -32,9 +32,10 @@ DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
 PADDING = re.compile(r"(?<=\w) {8,}(?=\w)")
 RAISE = re.compile(r"raise ([\w.]+)\(")
-# a function whose name says it makes one check ("_check_if_gpu_supports_dtype"): what it raises is
-# that check's error (a "_verify_..." or "resolve_..." often makes several)
-CHECKER = re.compile(r"_*check_|__getattr(?:ibute)?__$")   # its name says the one check it makes
+# a function whose name says it makes one check ("_check_if_gpu_supports_dtype", an attribute
+# lookup's __getattr__): what it raises is that check's error (a "_verify_..." or "resolve_..."
+# often makes several)
+CHECKER = re.compile(r"_*check_|__getattr(?:ibute)?__$")
 MAX_EMBEDDED = 6
 MIN_CUT = 20          # characters a cut message needs before it may stand for a whole one,
 SHORT_CUT = 16        # or, from this many, four words ("CUDA out of memory"; not "The server socket")

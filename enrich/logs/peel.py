@@ -69,8 +69,8 @@ WORD = re.compile(r"^[A-Za-z][\w.-]*$")
 # width of "：" and "，" was their space. An editor's typographic quotes ("We couldn‘t connect to
 # ‘https://huggingface.co‘") are the straight ones the program printed; Japanese corner brackets
 # (「Cannot re-initialize CUDA ...」) are prose's quotation marks.
-FULL_WIDTH = ({0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20}
-              | dict.fromkeys((0x2018, 0x2019), 0x27) | dict.fromkeys((0x201C, 0x201D, 0x300C, 0x300D, 0x300E, 0x300F), 0x22))
+FULL_WIDTH = ({0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20} | dict.fromkeys((0x2018, 0x2019), 0x27)
+              | dict.fromkeys((0x201C, 0x201D, 0x300C, 0x300D, 0x300E, 0x300F), 0x22))
 FULL_WIDTH_PAUSE = re.compile("[\uff01\uff0c\uff1a\uff1b\uff1f] ?")
 # never a tag: a traceback's words, an error's name, NCCL's own "init.cc:943 NCCL WARN ..."
 NOT_PREFIX = re.compile(r"^(?:File|Traceback|frame|During|The|terminate called|[A-Z]\w*(?:Error|Exception|Warning)\b"
