@@ -12,8 +12,9 @@ PANEL_BORDERS = re.compile(r"^[│┃] ?|\s*[│┃]\s*$")
 RICH_FRAME = re.compile(r"^│ (?P<path>\S+?):(?P<line>\d+) in (?P<func>[\w<>.]+)\s*│?\s*$")
 RICH_SOURCE = re.compile(r"^│ ❱ *\d+ │(?P<source>.*?)\s*│?\s*$")
 # the first part of a frame's header that rich wrapped at the box's width: within its path
-# ("│ /usr/.../configurati │"), or before its function's name ("│ /usr/.../utils.py:261 in │")
-RICH_PATH_PART = re.compile(r"^│ (?P<path>[/\\~.\w-](?:[^\s│:]*|\S*:\d+ in))\s*│\s*$")
+# ("│ /usr/.../configurati │"), or before its function's name ("│ /usr/.../utils.py:261 in │",
+# kept with the space before the name)
+RICH_PATH_PART = re.compile(r"^│ (?P<path>[/\\~.\w-](?:[^\s│:]*|\S*:\d+ in ))\s*│\s*$")
 COLLAPSED = re.compile(r" (?=File \"[^\"]+\", line \d+)|(?<=\S) (?=Traceback \(most recent call last\):)"
                        r"|(?<=\S) (?=(?:The above exception|During handling of the above exception))"
                        r"|(?<=exception:) (?=\S)|(?<=occurred:) (?=\S)")
@@ -35,8 +36,7 @@ def rich_line(content: str, panel: bool = False, path_head: str = "") -> str:
     ``path_head``: the start of a frame's path, wrapped onto the line before."""
     if panel:
         return PANEL_BORDERS.sub("", content) if content[0] in "│┃" else ""
-    gap = " " if path_head.endswith(" in") else ""
-    m = RICH_FRAME.match("│ " + path_head + gap + content[1:].lstrip()) if path_head else None
+    m = RICH_FRAME.match("│ " + path_head + content[1:].lstrip()) if path_head else None
     m = m or RICH_FRAME.match(content)
     if m:
         return f'  File "{m["path"]}", line {m["line"]}, in {m["func"]}'

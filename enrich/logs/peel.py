@@ -358,11 +358,11 @@ class Peeler:
             if content[0] in "╭┌╰└":          # a box opens (a traceback's, or a panel of text) or closes
                 self.panel = content[0] in "╭┌" and RICH_HEADER.match(content) is None
             head, self.path_head = self.path_head, ""
-            line = rich_line(content, self.panel, head)
-            part = None if self.panel or line else RICH_PATH_PART.match(content)
+            text = rich_line(content, self.panel, head)
+            part = None if self.panel or text else RICH_PATH_PART.match(content)
             if part is not None:
-                self.path_head, line = part["path"], ""
-            content = line
+                self.path_head = part["path"]
+            content = text
         elif content.lstrip()[:3] in ("```", "~~~"):
             fence = FENCE.match(content)
             content = "" if fence else content.strip().strip("`~")   # a fence ends or starts a block

@@ -153,8 +153,8 @@ class _Stream:
         self.level = ""                              # the level of the line that opened the message
         self.prefix = ""                             # the prefix shape of the line that opened it
         self.seen = 0                                # the last line number read
-        self.read = 0                                # lines of this stream read (a wrapper may split
-        self.last_at = 0                             # one in several numbers); when the last closed
+        self.read = 0                                # lines of it read (a wrapper may number one line twice)
+        self.last_at = 0                             # lines read when the last exception closed
         self.notebook: str | None = None             # IPython's traceback: the type its header named
         self.open_brackets: int | None = None        # IPython's source lines: what the arrow's statement left open
         self.flat = False                            # its frames lost their indentation (a shifted paste)
