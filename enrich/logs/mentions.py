@@ -34,6 +34,8 @@ LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 # the reader has made CJK quotation marks ASCII)
 TITLE_STARTS = re.compile(r"\] +|: +|(?:(?<=Error)|(?<=Exception)) [-\u2013\u2014] +|(?<=[\u3000-\u9fff\uff00-\uffef])[\"'`]?(?=[A-Za-z])")
 CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
+# marks before a line's words: a shell comment or heading ("# "), a quote ("> "), an opening quote
+LINE_MARKS = re.compile(r"^(?:[#>]+ +|[`\"'*]+)+")
 MAX_LINE = 2000
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on
 LEAD_WORDS = 4        # a retyped message cut short must still hold its first words
@@ -219,11 +221,11 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
     """A quoted message or an issue title that stops before the message's end."""
     spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
-    first = line.split(" ", 1)[0]
-    for entry in _starting_with(catalog).get(first, ()):     # a line that starts a message and stops
-        m = cut_match(entry.message, line)
+    start = LINE_MARKS.sub("", line, count=1)       # past a comment's, a quote's or a heading's marks
+    for entry in _starting_with(catalog).get(start.split(" ", 1)[0], ()):     # a line that starts a message and stops
+        m = cut_match(entry.message, start)
         if m is not None and not _needs_site(entry, programs):
-            return [Mention(number, entry.id, line, cut_values(m), True)]
+            return [Mention(number, entry.id, start, cut_values(m), True)]
     dropped = {}                 # a shortened title -> the words it dropped
     if line.startswith("# "):
         title = CJK_AFTER_ASCII.sub(" ", line[2:])      # "shared memory的报错": the poster's words begin there

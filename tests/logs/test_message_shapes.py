@@ -318,6 +318,13 @@ def test_a_continuation_line_pasted_alone_is_its_message_cut_short():
     assert finding.id == "torch/state-dict-size-mismatch" and finding.partial
 
 
+def test_a_message_cut_short_in_a_shell_comment():
+    """mzau/mlx-knife#53: a tool's output shown as '# ' comments in a shell fence, the list cut."""
+    found = read("```bash\nmlxk run gemma-4-e4b-it-4bit \"what is 2+2?\"\n# Error: Failed to load model from /m:\n"
+                 "# Received 126 parameters not in model:\n# language_model.model.layers.24.self_attn.k_norm.weight, ...\n```\n")
+    assert [(f.id, f.partial) for f in found] == [("mlx/load-weights-unexpected", True)]
+
+
 def test_a_raise_line_retyped_in_lower_case_and_cut():
     """bentrevett/pytorch-sentiment-analysis#47: torch 1.x's raise line, lower-cased, as the only clue."""
     [finding] = read('"cannot re-initialize cuda in forked subprocess. " + msg)\n')
