@@ -18,6 +18,9 @@ RICH_PATH_PART = re.compile(r"^│ (?P<path>[/\\~.\w-](?:[^\s│:]*|\S*:\d+ in )
 COLLAPSED = re.compile(r" (?=File \"[^\"]+\", line \d+)|(?<=\S) (?=Traceback \(most recent call last\):)"
                        r"|(?<=\S) (?=(?:The above exception|During handling of the above exception))"
                        r"|(?<=exception:) (?=\S)|(?<=occurred:) (?=\S)")
+# a progress bar redrawn over its line ("... 5966.29it/s]", spaces, then what was printed next, then
+# the bar again): the carriage returns were lost in the paste
+REDRAWN = re.compile(r"(?<=/s\]) {3,}(?=\S)| {3,}(?=\|? *\d+/\d+ \[[\d:?]+<)")
 COLLAPSED_FRAME = re.compile(r'^(?P<frame>File "[^"]+", line \d+(?:, in [\w<>.]+)?) (?P<rest>.+)$')
 FENCE = re.compile(r"^\s*(?:```|~~~)")
 TABLE = re.compile(r"^\s*[|+\u2500-\u257f-]")         # table rows and rules: lines of one width by design
@@ -67,6 +70,11 @@ def split_collapsed(content: str) -> list[str]:
         else:
             lines.append("    " + rest.strip())
     return lines
+
+
+def split_redrawn(content: str) -> list[str]:
+    """A line a progress bar was redrawn over, back on the lines printed in turn."""
+    return [part for part in REDRAWN.split(content) if part.strip()]
 
 
 def wrapped_rows(texts: list[str]) -> list[tuple[int, int]]:

@@ -18,7 +18,8 @@ import re
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, replace
 
-from enrich.logs.paste import BOX, RICH_HEADER, RICH_PATH_PART, TRACEBACK, rich_line, split_collapsed
+from enrich.logs.paste import (BOX, REDRAWN, RICH_HEADER, RICH_PATH_PART, TRACEBACK, rich_line, split_collapsed,
+                               split_redrawn)
 from enrich.logs.records import escaped_traceback, record_text
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
@@ -324,6 +325,8 @@ class Peeler:
             return flushed + structured
         if TRACEBACK in content and ' File "' in content or " File \"" in content and content.count('File "') > 1:
             return flushed + [replace(line, text=part) for part in split_collapsed(content)]
+        if "/s]" in content and REDRAWN.search(content):
+            return flushed + [replace(line, text=part) for part in split_redrawn(content)]
         return flushed + [line]
 
     def content(self, text: str, following: tuple[str, ...] = ()) -> tuple[str, list[str], str, int]:

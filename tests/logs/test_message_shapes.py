@@ -325,6 +325,13 @@ def test_a_message_cut_short_in_a_shell_comment():
     assert [(f.id, f.partial) for f in found] == [("mlx/load-weights-unexpected", True)]
 
 
+def test_a_line_a_progress_bar_was_redrawn_over():
+    """huggingface/transformers#44054: the bar's carriage returns lost, a crash between its redraws."""
+    [finding] = read("Download complete: : 0.00B [00:00, ?B/s]              Fatal Python error: Segmentation fault"
+                     "                         | 0/6 [00:00<?, ?it/s]\n")
+    assert finding.id == "process/segfault"
+
+
 def test_a_raise_line_retyped_in_lower_case_and_cut():
     """bentrevett/pytorch-sentiment-analysis#47: torch 1.x's raise line, lower-cased, as the only clue."""
     [finding] = read('"cannot re-initialize cuda in forked subprocess. " + msg)\n')
