@@ -332,6 +332,14 @@ def test_a_line_a_progress_bar_was_redrawn_over():
     assert finding.id == "process/segfault"
 
 
+def test_tensorflows_failed_op_logged_as_a_warning_is_an_error():
+    """tensorflow/tensorflow#51760: TensorFlow logs the op's NCCL status at W, then raises it."""
+    line = ("2021-08-31 15:14:17.616013: W tensorflow/core/framework/op_kernel.cc:1767] OP_REQUIRES failed at "
+            "nccl_ops.cc:104 : Internal: NCCL: unhandled system error. Set NCCL_DEBUG=WARN for detail.\n")
+    assert [f.id for f in read(line)] == ["torch/nccl-system-error"]
+    assert read(line.replace("OP_REQUIRES failed at", "Retrying after")) == []
+
+
 def test_a_raise_line_retyped_in_lower_case_and_cut():
     """bentrevett/pytorch-sentiment-analysis#47: torch 1.x's raise line, lower-cased, as the only clue."""
     [finding] = read('"cannot re-initialize cuda in forked subprocess. " + msg)\n')
