@@ -25,7 +25,7 @@ MAX_STARTS = 48
 OPENERS = re.compile(r"[`\"'(\[]+\s*")
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
 EMPHASIS = re.compile(r"(\*\*|__)(.{16,400}?)\1")           # markdown's bold
-TYPE_LEAD = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
+TYPE_LEAD = re.compile(r"(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*)?(?:Error|Exception): ")   # a class, or a bare "Error: "
 FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 # where a title's quote may start: after a tag, a colon or a dash after an error's class

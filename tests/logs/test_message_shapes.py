@@ -340,6 +340,13 @@ def test_tensorflows_failed_op_logged_as_a_warning_is_an_error():
     assert read(line.replace("OP_REQUIRES failed at", "Retrying after")) == []
 
 
+def test_a_quote_with_a_bare_error_lead_late_in_a_long_line():
+    """ml-explore/mlx-swift-examples#53: the quote opens with "Error: " past the line's first words."""
+    prose = " ".join(["It works in Python with this small model but not in MLX-Swift."] * 6)
+    [finding] = read(f'{prose} "Error: unhandledKeys(base: "Embedding", keys: ["biases", "scales"])". So ...\n')
+    assert finding.id == "mlx/load-weights-quantized-unexpected"
+
+
 def test_a_raise_line_retyped_in_lower_case_and_cut():
     """bentrevett/pytorch-sentiment-analysis#47: torch 1.x's raise line, lower-cased, as the only clue."""
     [finding] = read('"cannot re-initialize cuda in forked subprocess. " + msg)\n')
