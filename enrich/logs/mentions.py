@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import get_close_matches
 from itertools import islice
 
 from enrich.catalog import Catalog
@@ -139,24 +140,48 @@ def _worded(index, line: str) -> list:
 
 def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs) -> list[Mention]:
     """Last resort, when nothing else in the paste is a catalog message: one retyped in another
-    case ("valueerror: bfloat16 is only supported ..."), whole or cut."""
+    case ("valueerror: bfloat16 is only supported ..."), whole or cut, or with one word misspelt
+    ("unhanled system error"), which makes it partial."""
     index = _lower_index(catalog)
     out = []
     for number, line in lines:
         words = set(LOWER_WORD.findall(line.lower()))
         for entry, needed, leads, folded in index:
-            whole = any(alternative <= words for alternative in needed)
-            if _needs_site(entry, programs) or not (whole or any(lead <= words for lead in leads)):
+            if _needs_site(entry, programs):
                 continue
-            m = _search(folded, line) if whole else None
+            whole = any(alternative <= words for alternative in needed)
+            respelt = None if whole else _respelt(line, words, needed)
+            if not (whole or respelt or any(lead <= words for lead in leads)):
+                continue
+            m = _search(folded, respelt or line) if whole or respelt else None
             if m is None:
                 spans = [q.group(2) for q in QUOTED.finditer(line)]
                 m = next((c for c in (cut_match(folded, span) for span in spans) if c is not None), None)
             if m is not None:
                 cut = m.re is not folded
-                out.append(Mention(number, entry.id, m.group(0), cut_values(m) if cut else captured(m), cut))
+                out.append(Mention(number, entry.id, m.group(0), cut_values(m) if cut else captured(m),
+                                   cut or m.string is respelt))
                 break
     return out
+
+
+MIN_MISSPELT = 6      # letters of a word whose misspelling is still told from other words
+SPELLING = 0.85       # difflib's similarity of a misspelt word to the word: about one letter wrong
+
+
+def _respelt(line: str, words: set[str], needed: list[set[str]]) -> str | None:
+    """The line with one word respelt, where it holds every other word an alternative of the
+    message needs and, for the one missing, a lower-case word that differs from it by about a letter."""
+    for alternative in needed:
+        missing = alternative - words
+        if len(missing) != 1 or len(alternative) < LEAD_WORDS:
+            continue
+        [word] = missing
+        close = get_close_matches(word, words, n=1, cutoff=SPELLING) if len(word) >= MIN_MISSPELT else []
+        # a word of prose, written in lower case: a name in code ("WorkHCCL") differs by a letter on purpose
+        if close and close[0][0] == word[0] and close[0].isalpha() and re.search(rf"\b{close[0]}\b", line):
+            return re.sub(rf"\b{close[0]}\b", word, line)
+    return None
 
 
 @per_catalog

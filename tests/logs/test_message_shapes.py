@@ -347,6 +347,17 @@ def test_a_quote_with_a_bare_error_lead_late_in_a_long_line():
     assert finding.id == "mlx/load-weights-quantized-unexpected"
 
 
+def test_a_message_retyped_with_a_word_misspelt_is_partial():
+    """pytorch/pytorch#23363: a retyped line, one letter short; torch_npu's WorkHCCL is not a misspelt WorkNCCL."""
+    [finding] = read("fail to new train...e= NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:272, "
+                     "unhanled system error\n")
+    assert (finding.id, finding.partial) == ("torch/nccl-system-error", True)
+    hccl = read("[rank1]:[E324 13:00:25.428029551 compiler_depend.ts:574] [Rank 1] Watchdog caught collective "
+                "operation timeout: WorkHCCL(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for 3600185 "
+                "milliseconds before timing out.\n")
+    assert [f.id for f in hccl] == [None]
+
+
 def test_a_raise_line_retyped_in_lower_case_and_cut():
     """bentrevett/pytorch-sentiment-analysis#47: torch 1.x's raise line, lower-cased, as the only clue."""
     [finding] = read('"cannot re-initialize cuda in forked subprocess. " + msg)\n')
