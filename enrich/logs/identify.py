@@ -333,9 +333,14 @@ def _from_unnamed_raise_line(facts, catalog: Catalog) -> Identified | None:
     source = frame.source or ""
     if frame.qualname or not source.startswith(("raise ", "assert ")):
         return None
-    stated = {entry.id: entry for entry in catalog.entries.values() if entry.source and entry.source.search(source)}
-    entries = [entry for entry in (stated.values() or word_candidates(catalog, source))
-               if _class_ok(entry, facts) and (entry.id in stated or _raises(entry, source))]
+    entries = [entry for entry in raised_by(source, catalog) if _class_ok(entry, facts)]
     if len(entries) != 1:
         return None
     return Identified(Match(entries[0], {}, frame, ()), facts, True)
+
+
+def raised_by(statement: str, catalog: Catalog) -> list:
+    """The entries whose raise or assert statement this is: the ones whose raise line pattern it
+    matches, or else those whose message's leading text it holds."""
+    stated = [entry for entry in catalog.entries.values() if entry.source and entry.source.search(statement)]
+    return stated or [entry for entry in word_candidates(catalog, statement) if _raises(entry, statement)]

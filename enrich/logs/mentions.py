@@ -13,7 +13,7 @@ from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
 from enrich.logs.engines import HIP, Programs
-from enrich.logs.identify import word_candidates
+from enrich.logs.identify import raised_by, word_candidates
 from enrich.logs.per_catalog import per_catalog
 
 # a Python warning just before the words: "UserWarning: CUDA initialization: Found no NVIDIA driver
@@ -38,6 +38,8 @@ CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 # marks before a line's words: a shell comment or heading ("# "), a quote ("> "), an opening quote
 LINE_MARKS = re.compile(r"^(?:[#>]+ +|[`\"'*]+)+")
 MAX_LINE = 2000
+STATEMENTS = ("raise ", "assert ")
+QUOTED_STATEMENT = re.compile(r"\b(?:raise [A-Z][\w.]*\(|assert (?=\w))[^`'\n]*")
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on
 LEAD_WORDS = 4        # a retyped message cut short must still hold its first words
 # "^(?:Error(s) in loading ...:\n)?\s*(?:size mismatch ...": the optional group, blanks and group
@@ -78,12 +80,12 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         found += [m for m in matched if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
                                                 for o in matched)]
         if not matched:
-            found += _cut_mentions(number, line, catalog, programs)
+            found += _cut_mentions(number, line, catalog, programs) or _raise_statement(number, line, catalog, programs)
     found += _wrapped(lines, catalog, {m.line for m in found}, programs) if wrapped else []
     if wrapped and not found:
         found = _retyped(lines, catalog, programs)
     text_of = dict(lines)
-    return [m for m in found if not PLACEHOLDER.search(m.text)
+    return [m for m in found if (m.text.startswith(STATEMENTS) or not PLACEHOLDER.search(m.text))
             and (catalog.entries[m.entry_id].warned or not _warned(text_of.get(m.line, ""), m.text))
             and not _after_hip(text_of.get(m.line, ""), m.text)
             and (not wrapped or _one_program(m, catalog, programs))]     # joined lines: the caller's
@@ -118,6 +120,7 @@ def _needs_site(entry, programs: Programs) -> bool:
 
 
 # "{pretrained_model_name_or_path}": an f-string in printed source code, not a message as raised
+# (unless the mention is that code's raise statement)
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*(?:\[[^\]{}]*\])?(?:![rsa])?\}")
 
 
@@ -276,6 +279,20 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
                 return []
             return [Mention(number, entry.id, span, cut_values(m), True)]
     return []
+
+
+def _raise_statement(number: int, line: str, catalog: Catalog, programs: Programs) -> list[Mention]:
+    """A raise or assert statement an issue's title quotes ("How to solve assert numerator %
+    denominator == 0"): the one entry whose statement it is, of the program the text is, as partial.
+    (In prose and code, statements are what a change or a question is about, not what failed.)"""
+    m = QUOTED_STATEMENT.search(line) if line.startswith("# ") else None
+    if m is None:
+        return []
+    entries = [entry for entry in raised_by(m.group(0), catalog)
+               if not _needs_site(entry, programs) and not programs.refuse(entry.id)]
+    if len(entries) > 1:          # a check copied from one program into another: the one the text is
+        entries = [entry for entry in entries if programs.owns(entry.engine)]
+    return [Mention(number, entries[0].id, m.group(0), {}, True)] if len(entries) == 1 else []
 
 
 def _goes_on_otherwise(pattern: re.Pattern, start: str, rest: str) -> bool:

@@ -358,6 +358,16 @@ def test_a_message_retyped_with_a_word_misspelt_is_partial():
     assert [f.id for f in hccl] == [None]
 
 
+def test_a_title_quoting_the_assert_that_failed():
+    """sgl-project/sglang#3436: the title is ensure_divisibility's assert; the scheduler's log shows sglang.
+    The same statement in a code block is what a change is about, not what failed."""
+    title = "# How to solve assert numerator % denominator == 0\n\n"
+    [finding] = read(title + "[2025-02-09 10:00:00 TP6] Scheduler hit an exception: Traceback (most recent call last):\n")
+    assert (finding.id, finding.partial) == ("sglang/not-divisible", True)
+    code = "```python\ndef ensure_divisibility(numerator, denominator):\n    assert numerator % denominator == 0\n```\n"
+    assert read(code) == []
+
+
 def test_a_raise_line_retyped_in_lower_case_and_cut():
     """bentrevett/pytorch-sentiment-analysis#47: torch 1.x's raise line, lower-cased, as the only clue."""
     [finding] = read('"cannot re-initialize cuda in forked subprocess. " + msg)\n')
