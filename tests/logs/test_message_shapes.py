@@ -273,6 +273,14 @@ def test_a_list_printed_one_name_per_line_is_read_whole():
         ["mlx/load-weights-quantized-unexpected"]
 
 
+def test_a_list_the_poster_elided_does_not_say_every_name_is_a_quantization_tensor():
+    """ARahim3/mlx-tune#4: one biases name, then "...." for the other 319: the general entry."""
+    text = ("raise ValueError(\nValueError: Received 320 parameters not in model:\n"
+            "model.layers.0.self_attn.k_proj.linear.biases,\n....\n).\n")
+    assert [f.id for f in read(text)] == ["mlx/load-weights-unexpected"]
+    assert [f.id for f in read(text.replace("....\n", ""))] == ["mlx/load-weights-quantized-unexpected"]
+
+
 def test_a_value_the_cut_left_out_is_not_shown_empty():
     """mlx's list cut before its first name: the fix that quotes the first name is left out
     rather than shown with nothing in it."""
