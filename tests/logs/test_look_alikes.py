@@ -71,6 +71,20 @@ def test_urllib3s_timeout_connecting_to_the_hub():
     assert ids(text.format("pypi.org")) == []
 
 
+def test_the_hubs_refusal_of_a_repositorys_file_not_of_a_token():
+    """opea-project/GenAIExamples#2237: requests raises the Hub's 401 for a gated model's config.json,
+    in a traceback through huggingface_hub; modal-labs' 401 is the Hub's login check refusing a token."""
+    text = ('Traceback (most recent call last):\n'
+            '  File "/venv/site-packages/huggingface_hub/utils/_http.py", line 409, in hf_raise_for_status\n'
+            '    response.raise_for_status()\n'
+            '  File "/venv/site-packages/requests/models.py", line 1026, in raise_for_status\n'
+            '    raise HTTPError(http_error_msg, response=self)\n'
+            'requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://huggingface.co/{}\n')
+    gated = "meta-llama/Meta-Llama-3-8B-Instruct/resolve/main/config.json"
+    assert ids(text.format(gated)) == ["transformers/repo-not-found"]
+    assert ids(text.format("api/whoami-v2")) == []
+
+
 def test_torchrun_summary_of_a_child_killed_by_a_signal():
     summary = '''torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
 ============================================================
