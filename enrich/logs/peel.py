@@ -65,9 +65,10 @@ CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdou
 REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
 QUOTE = re.compile(r"^ {0,3}(?:>(?!>) ?)+")     # markdown allows three spaces before the mark
 PYTEST = re.compile(r"^E(?P<pad> +|$)")
-# TensorFlow logs a kernel's failing status as a warning ("W ...] OP_REQUIRES failed at nccl_ops.cc:104 :
-# Internal: NCCL: ...") and then raises it: the op failed
-RAISED_AFTER_WARNING = "OP_REQUIRES failed at "
+# what a program logs at one level and means at another: TensorFlow logs a kernel's failing status
+# as a warning ("W ...] OP_REQUIRES failed at nccl_ops.cc:104 : Internal: NCCL: ...") and raises
+# it; vLLM logs its Hub metadata probe failing as an error (a local path is no repo id) and goes on
+RELEVELLED = {"OP_REQUIRES failed at ": "E", "Error retrieving safetensors: ": "W"}
 WORD = re.compile(r"^[A-Za-z][\w.-]*$")
 # a CJK input method's full-width letters and punctuation ("NCCL error：unhandled") as ASCII; the
 # width of "：" and "，" was their space. An editor's typographic quotes ("We couldn‘t connect to
@@ -318,8 +319,8 @@ class Peeler:
         following = others[1] if len(others) > 1 else ""      # the next line, its tags peeled
         content, more, inner_level = self.inner(content, following)
         streams, level = streams + more, inner_level or level
-        if level in ("W", "WARNING") and content.startswith(RAISED_AFTER_WARNING):
-            level = "E"
+        meant = next((meant for start, meant in RELEVELLED.items() if content.startswith(start)), None)
+        level = meant if meant and level else level
         stream = " ".join(([outer] if outer else []) + streams)
         clean = ANSI.sub("", text) if "\x1b" in text or "[" in text else text
         at = clean.rfind(content) if content else len(clean)    # inside the line where a fence was taken off it

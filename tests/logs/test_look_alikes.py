@@ -85,6 +85,16 @@ def test_the_hubs_refusal_of_a_repositorys_file_not_of_a_token():
     assert ids(text.format("api/whoami-v2")) == []
 
 
+def test_vllms_hub_probe_logged_as_an_error_and_survived():
+    """vllm-project/vllm#33545: vLLM asks the Hub for a local path's safetensors metadata, logs the
+    refusal at ERROR and goes on without it (try_get_safetensors_metadata returns None)."""
+    line = ("(APIServer pid=3185427) ERROR 02-02 14:28:39 [repo_utils.py:47] Error retrieving safetensors: Repo id "
+            "must be in the form 'repo_name' or 'namespace/repo_name': '/data/models/Qwen/Qwen3-ASR-1.7B'. "
+            "Use `repo_type` argument if needed., retrying 1 of 2\n")
+    assert ids(line) == []
+    assert ids(line.replace("Error retrieving safetensors: ", "")) == ["transformers/model-path-not-found"]
+
+
 def test_torchrun_summary_of_a_child_killed_by_a_signal():
     summary = '''torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
 ============================================================
