@@ -38,6 +38,7 @@ CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 # marks before a line's words: a shell comment or heading ("# "), a quote ("> "), an opening quote
 LINE_MARKS = re.compile(r"^(?:[#>]+ +|[`\"'*]+)+")
 MAX_LINE = 2000
+# a raise or assert statement written in a line, up to its closing quote or backtick
 STATEMENTS = ("raise ", "assert ")
 QUOTED_STATEMENT = re.compile(r"\b(?:raise [A-Z][\w.]*\(|assert (?=\w))[^`'\n]*")
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on

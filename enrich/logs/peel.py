@@ -69,6 +69,7 @@ PYTEST = re.compile(r"^E(?P<pad> +|$)")
 # as a warning ("W ...] OP_REQUIRES failed at nccl_ops.cc:104 : Internal: NCCL: ...") and raises
 # it; vLLM logs its Hub metadata probe failing as an error (a local path is no repo id) and goes on
 RELEVELLED = {"OP_REQUIRES failed at ": "E", "Error retrieving safetensors: ": "W"}
+RELEVELLED_STARTS = tuple(RELEVELLED)
 WORD = re.compile(r"^[A-Za-z][\w.-]*$")
 # a CJK input method's full-width letters and punctuation ("NCCL error：unhandled") as ASCII; the
 # width of "：" and "，" was their space. An editor's typographic quotes ("We couldn‘t connect to
@@ -319,8 +320,8 @@ class Peeler:
         following = others[1] if len(others) > 1 else ""      # the next line, its tags peeled
         content, more, inner_level = self.inner(content, following)
         streams, level = streams + more, inner_level or level
-        meant = next((meant for start, meant in RELEVELLED.items() if content.startswith(start)), None)
-        level = meant if meant and level else level
+        if level and content.startswith(RELEVELLED_STARTS):
+            level = next(meant for start, meant in RELEVELLED.items() if content.startswith(start))
         stream = " ".join(([outer] if outer else []) + streams)
         clean = ANSI.sub("", text) if "\x1b" in text or "[" in text else text
         at = clean.rfind(content) if content else len(clean)    # inside the line where a fence was taken off it
