@@ -221,8 +221,8 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], pro
             # a list announced by a colon, printed one item per line: all its items
             block = "\n".join([block, *_listed(lines, i + 1 + len(following))])
             joins = (block, head + " " + tail, head + tail)
-        else:
-            joins = (head + " " + tail, head + tail, block)
+        else:           # two lines at a space or mid-word, three at spaces, or the lines as printed
+            joins = (head + " " + tail, head + tail, " ".join([head, *(t.strip() for t in following)]), block)
         for joined in joins:
             found = [m for m in mentions([(number, joined)], catalog, wrapped=False, programs=programs)
                      if not any(m.text in text for text in known)]

@@ -281,6 +281,15 @@ def test_a_list_the_poster_elided_does_not_say_every_name_is_a_quantization_tens
     assert [f.id for f in read(text.replace("....\n", ""))] == ["mlx/load-weights-quantized-unexpected"]
 
 
+def test_a_message_hard_wrapped_over_three_lines():
+    """jundot/omlx#2347: an app's error box wraps mlx's shape message over three lines."""
+    text = ("Model 'GLM-5.2-oQ3.5e-mtp' is unavailable after a previous\nload failure: Expected shape (160, 1536) "
+            "but received shape\n(160, 960) for parameter\nmodel.layers.0.self_attn.indexer.wk_weights_proj.weight.\n")
+    [finding] = read(text)
+    assert finding.id == "mlx/load-weights-shape"
+    assert finding.values["param"] == "model.layers.0.self_attn.indexer.wk_weights_proj.weight"
+
+
 def test_a_value_the_cut_left_out_is_not_shown_empty():
     """mlx's list cut before its first name: the fix that quotes the first name is left out
     rather than shown with nothing in it."""
