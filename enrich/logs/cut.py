@@ -17,7 +17,8 @@ MIN_LITERAL_BEFORE_WILDCARD = 40
 MIN_TEXT = 16
 CUT_MARK = re.compile(r"(?:\.{2,}|…)+$")
 BROAD_TAIL = re.compile(r"(?:\.|\[\^[^\]]*\]|\[\\([sSwWdD])\\(?!\1)[sSwWdD]\]|\\[SWD])[*+?]\??\)*$|\{\d*,\d*\}\??\)*$")
-_PREFIXES: dict[tuple[str, int], list[re.Pattern]] = {}
+_PREFIXES: dict[tuple[str, int], list[tuple[re.Pattern, bool]]] = {}
+PHRASE_GOES_ON = re.compile(r" \w")      # after a prefix, the message's next word
 LOOKAROUND = re.compile(r"\(\?<?[=!](?:[^()\\]|\\.)*\)")
 CLASS = re.compile(r"\\.|(\[\^?\]?(?:[^\]\\]|\\.)*\])")      # an escape, or a set: one character, no fixed text
 ESCAPES_AND_SYNTAX = re.compile(r"\(\?P<\w+>|\(\?[:=!]|\\[dDsSwWbB]|[()|?*+^$.\[\]{}]|\\")
@@ -49,8 +50,8 @@ def _literal_size(pattern: str) -> int:
     return sum(c.isalnum() for c in ESCAPES_AND_SYNTAX.sub("", sets_out))
 
 
-def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
-    """The proper prefixes of the pattern that compile and demand enough fixed text, longest first."""
+def _prefixes(pattern: re.Pattern) -> list[tuple[re.Pattern, bool]]:
+    """(prefix, whether the message's next word follows right after it) for each proper prefix."""
     found = _PREFIXES.get((pattern.pattern, pattern.flags))
     if found is None:
         found = []
@@ -65,23 +66,32 @@ def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
                 if BROAD_TAIL.search(head) and _literal_size(head) < MIN_LITERAL_BEFORE_WILDCARD:
                     continue      # ends in a wildcard run after little fixed text: too loose a start
                 try:
-                    found.append(re.compile(head + ")" * _open_groups(head), pattern.flags))
+                    found.append((re.compile(head + ")" * _open_groups(head), pattern.flags),
+                                  PHRASE_GOES_ON.match(branch, end) is not None))
                 except re.error:
                     continue
         _PREFIXES[pattern.pattern, pattern.flags] = found
     return found
 
 
-def cut_match(pattern: re.Pattern, text: str, sentence: bool = False) -> re.Match | None:
+def prefixes(pattern: re.Pattern) -> list[re.Pattern]:
+    """The proper prefixes of the pattern that compile and demand enough fixed text, longest first."""
+    return [prefix for prefix, _ in _prefixes(pattern)]
+
+
+def cut_match(pattern: re.Pattern, text: str, sentence: bool = False, phrase: bool = False) -> re.Match | None:
     """A match of the whole ``text`` by a proper prefix of ``pattern``: the text is the start of
     a message the pattern describes, cut short. ``sentence``: the text is a sentence someone
-    wrote (a title cut before its own words), whose full stop may be theirs."""
+    wrote (a title cut before its own words), whose full stop may be theirs. ``phrase``: the text
+    must stop where the message's phrase may stop, not before its next word."""
     text = text.rstrip(" `'\"*")
     if len(text) < MIN_TEXT or not any(c.isspace() for c in text):
         return None      # short, or one word: a name quoted in prose, not the start of a message
     # "..." says it was cut; in a line a process printed, a full stop says the message ended
     bare = text.rstrip(".…") if sentence else CUT_MARK.sub("", text)
-    for prefix in prefixes(pattern):
+    for prefix, mid_phrase in _prefixes(pattern):
+        if phrase and mid_phrase:
+            continue
         m = prefix.fullmatch(text) or (prefix.fullmatch(bare) if bare != text else None)
         if m is not None:
             return m

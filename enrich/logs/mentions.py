@@ -269,7 +269,8 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
             continue
         matched = {}
         for entry in word_candidates(catalog, span):
-            m = cut_match(entry.message, span, sentence=span in dropped)
+            shortened = span in dropped
+            m = cut_match(entry.message, span, sentence=shortened, phrase=shortened and _barely_past_colon(span))
             if m is not None and not _goes_on_otherwise(entry.message, span, dropped.get(span, "")):
                 matched[entry.id] = (entry, m)
         if len(matched) > 1:           # the start of several programs' messages: the one the text is alone
@@ -301,6 +302,12 @@ def _goes_on_otherwise(pattern: re.Pattern, start: str, rest: str) -> bool:
     defined for option ...") quotes all of it: a whole message the pattern did not match."""
     return bool(rest) and any(len(run) >= MIN_RUN and run in rest and run not in start
                               for run in (r.replace("\0", "").strip() for r in literal_runs(pattern)))
+
+
+def _barely_past_colon(title: str) -> bool:
+    """Two words or fewer after the title's last colon ("CUDA error: invalid device", before the
+    writer's "function ..."): a start several messages share, unless their phrase may end there."""
+    return ":" in title and len(title.rsplit(":", 1)[1].split()) <= 2
 
 
 def _without_last_words(title: str, most: int = 8) -> list[str]:

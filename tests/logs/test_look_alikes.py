@@ -95,6 +95,14 @@ def test_vllms_hub_probe_logged_as_an_error_and_survived():
     assert ids(line.replace("Error retrieving safetensors: ", "")) == ["transformers/model-path-not-found"]
 
 
+def test_a_title_cut_mid_phrase_two_words_after_its_colon_is_not_a_message_start():
+    """kvcache-ai/ktransformers#208: "invalid device function" is not "invalid device ordinal" cut
+    before the writer's words; "Bus error", complete two words after the colon, still is its error."""
+    assert ids("# RuntimeError: CUDA error: invalid device function For first message\n") == []
+    assert ids("# [Bug] Fatal Python error: Bus error when loading safetensors check point shards.\n") == \
+        ["process/bus-error"]
+
+
 def test_torchrun_summary_of_a_child_killed_by_a_signal():
     summary = '''torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
 ============================================================
