@@ -346,7 +346,7 @@ class Peeler:
             m = REPEATED.search(text)
             if m:
                 repeats, text = int(m["n"]), text[:m.start()]
-        text = untick(unquote(text))
+        text = unmark(text)
         if text[:1] == "E":
             text = self._pytest(text, "outer", following[0] if following else "")
         else:
@@ -358,7 +358,7 @@ class Peeler:
         """Paste damage inside the prefixes: quotes and pytest's column of prefixed lines, rich's
         boxes, code fences. ``following``: the next line inside the same prefixes, if known."""
         streams, level = [], ""
-        if content != (unquoted := unquote(untick(content))):
+        if content != (unquoted := unmark(content)):
             content, streams, level = unwrap(unquoted)
         elif content[:1] == "E" and PYTEST.match(content):
             content, streams, level = unwrap(self._pytest(content, "inner", following))
@@ -421,6 +421,11 @@ class Peeler:
 def _parts(text: str, like: Line) -> list[Line]:
     """Lines of text that one line held, each as that line was peeled."""
     return [replace(like, text=part) for part in text.split("\n")]
+
+
+def unmark(text: str) -> str:
+    """The line without its markdown quote marks and a lone backtick, before or after them."""
+    return untick(unquote(untick(text)))
 
 
 def untick(text: str) -> str:

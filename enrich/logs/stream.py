@@ -17,7 +17,7 @@ from enrich.logs.reader import Parser, TextException
 # an x in one alternation: their first characters are rare enough in logs that it beats a pass of
 # str.find for each ("xit" stands for torchrun's "exitcode" and a container's "Exit Code" or
 # "exited with code", "xception" for any exception).
-TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "WARN ", "ssertion", "terminat",
+TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "FATAL", "WARN ", "ssertion", "terminat",
             'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
             "xit", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
             "TritonMissing",           # inductor's, printed without a traceback on a machine with no Triton

@@ -33,6 +33,8 @@ def summary(text: str):
 @pytest.mark.parametrize("log, wrapper", list(_cases()))
 def test_wrapped_log_gives_the_findings_of_the_bare_log(log, wrapper):
     bare = log.read_text(encoding="utf-8", errors="replace")
+    if wrapper == "unknown_repeated_prefix" and len(bare.splitlines()) < 2:
+        pytest.skip("a tag no token describes is told by repeating on the next line; this log has one line")
     assert summary(WRAPPERS[wrapper](bare)) == summary(bare)
 
 
