@@ -196,14 +196,28 @@ def _lower_index(catalog: Catalog) -> list:
     for entry in catalog.entries.values():
         if entry.message is not None:
             alternatives = alternative_words(entry.message)
+            ends = _last_words(entry.message.pattern, len(alternatives))
             # an alternative of a few words only, among others, says too little retyped
-            words = [needed for needed in ({w.lower() for w in alternative if len(w) > 3} for alternative in alternatives)
+            words = [needed for needed in ({w.lower() for w in alternative | end if len(w) > 3}
+                                           for alternative, end in zip(alternatives, ends))
                      if needed and (len(needed) >= LEAD_WORDS or len(alternatives) == 1)]
             leads = [set([w.lower() for w in written_words(branch) if len(w) > 3][:LEAD_WORDS])
                      for branch in branches(entry.message.pattern)]
             index.append((entry, words, [lead for lead in leads if len(lead) == LEAD_WORDS],
                           re.compile(entry.message.pattern, entry.message.flags | re.IGNORECASE)))
     return index
+
+
+BRANCH_END = re.compile(r"(?<![\\(?|])\b([A-Za-z]\w*)\\?[.!]?\$?$")     # "... was encountered" ends the branch
+
+
+def _last_words(pattern: str, count: int) -> list[set[str]]:
+    """The word each alternative ends with, where it ends in fixed text (a whole word the alternative's
+    runs leave out, as one that may go on into a group)."""
+    parts = branches(pattern) if count > 1 else [pattern]
+    if len(parts) != count:
+        return [set()] * count
+    return [{m.group(1)} if (m := BRANCH_END.search(part)) else set() for part in parts]
 
 
 def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], programs: Programs) -> list[Mention]:

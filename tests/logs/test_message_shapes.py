@@ -385,6 +385,13 @@ def test_a_title_quoting_the_assert_that_failed():
     assert read(code) == []
 
 
+def test_a_title_retyped_with_a_capital_reads_the_alternatives_last_word():
+    """Dao-AILab/flash-attention#121: CUDA's words, capitalised, are the message's first alternative:
+    its last word ("encountered") counts among the words it needs."""
+    [finding] = read("# An illegal memory access was encountered\n\nCould you run it with CUDA_LAUNCH_BLOCKING=1?\n")
+    assert finding.id == "torch/cuda-illegal-address"
+
+
 def test_a_raise_line_retyped_in_lower_case_and_cut():
     """bentrevett/pytorch-sentiment-analysis#47: torch 1.x's raise line, lower-cased, as the only clue."""
     [finding] = read('"cannot re-initialize cuda in forked subprocess. " + msg)\n')
