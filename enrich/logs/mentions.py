@@ -183,8 +183,10 @@ def _respelt(line: str, words: set[str], needed: list[set[str]]) -> str | None:
         [word] = missing
         close = get_close_matches(word, words, n=1, cutoff=SPELLING) if len(word) >= MIN_MISSPELT else []
         # a word of prose, written in lower case: a name in code ("WorkHCCL") differs by a letter on purpose
-        if close and close[0][0] == word[0] and close[0].isalpha() and re.search(rf"\b{close[0]}\b", line):
-            return re.sub(rf"\b{close[0]}\b", word, line)
+        if close and close[0][0] == word[0] and close[0].isalpha():
+            respelt, found = re.subn(rf"\b{close[0]}\b", word, line)
+            if found:
+                return respelt
     return None
 
 
@@ -236,7 +238,8 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], pro
             block = "\n".join([block, *_listed(lines, i + 1 + len(following))])
             joins = (block, head + " " + tail, head + tail)
         else:           # two lines at a space or mid-word, three at spaces, or the lines as printed
-            joins = (head + " " + tail, head + tail, " ".join([head, *(t.strip() for t in following)]), block)
+            three = (" ".join([head, *(t.strip() for t in following)]),) if len(following) > 1 else ()
+            joins = (head + " " + tail, head + tail, *three, block)
         for joined in joins:
             found = [m for m in mentions([(number, joined)], catalog, wrapped=False, programs=programs)
                      if not any(m.text in text for text in known)]
