@@ -8,15 +8,14 @@ Needs the ``sglang-cpu`` extra.
 
 from __future__ import annotations
 
-import atexit
+import contextlib
 import json
 import os
-import shutil
 import socket
 import sys
 import tempfile
 import traceback
-from typing import Callable
+from typing import Callable, Iterator
 
 SCENARIOS: dict[str, Callable[[], None]] = {}
 FOUNDING = ("mlx-head-counts", "gdn-head-config", "kv-scale-attribute", "attn-tp-kv-heads")
@@ -88,14 +87,14 @@ def gdn_head_config():
 
 # (c) FP8 KV cache scales ------------------------------------------------------------------
 
-def _scales_file(model_type: str, layers: int) -> str:
-    directory = tempfile.mkdtemp(prefix="enrich-demo-")
-    atexit.register(shutil.rmtree, directory, ignore_errors=True)    # gone when the process ends
-    path = os.path.join(directory, "kv_cache_scales.json")
-    with open(path, "w") as f:
-        json.dump({"model_type": model_type, "kv_cache": {"dtype": "float8_e4m3fn", "scaling_factor": {
-            "0": {str(i): 0.5 for i in range(layers)}}}}, f)
-    return path
+@contextlib.contextmanager
+def _scales_file(model_type: str, layers: int) -> Iterator[str]:
+    with tempfile.TemporaryDirectory(prefix="enrich-demo-") as directory:
+        path = os.path.join(directory, "kv_cache_scales.json")
+        with open(path, "w") as f:
+            json.dump({"model_type": model_type, "kv_cache": {"dtype": "float8_e4m3fn", "scaling_factor": {
+                "0": {str(i): 0.5 for i in range(layers)}}}}, f)
+        yield path
 
 
 def _single_process_groups():
@@ -131,8 +130,8 @@ def kv_scale_attribute():
     config = HunYuanDenseV1Config(hidden_size=64, intermediate_size=128, num_attention_heads=4,
                                   num_key_value_heads=2, head_dim=16, num_hidden_layers=2, vocab_size=128,
                                   pad_token_id=0, bos_token_id=1, eos_token_id=2)
-    path = _scales_file(config.model_type, config.num_hidden_layers)
-    with get_context().override_server_args(device="cpu", quantization_param_path=path, kv_cache_dtype="fp8_e4m3"):
+    with (_scales_file(config.model_type, config.num_hidden_layers) as path,
+          get_context().override_server_args(device="cpu", quantization_param_path=path, kv_cache_dtype="fp8_e4m3")):
         _single_process_groups()
         with get_parallel().override(tp_rank=0, pp_rank=0):
             # sglang's rotary embedding cannot be built without CUDA; scale loading never uses it.
@@ -151,8 +150,8 @@ def kv_scales_unsupported():
 
     config = GPT2Config(n_embd=64, n_layer=2, n_head=4, vocab_size=128, n_positions=64,
                         bos_token_id=1, eos_token_id=2)
-    path = _scales_file(config.model_type, config.n_layer)
-    with get_context().override_server_args(quantization_param_path=path, kv_cache_dtype="fp8_e4m3"):
+    with (_scales_file(config.model_type, config.n_layer) as path,
+          get_context().override_server_args(quantization_param_path=path, kv_cache_dtype="fp8_e4m3")):
         with get_parallel().override(tp_rank=0):
             model = GPT2LMHeadModel(config)
         load_kv_cache_scales(model=model, kv_cache_dtype="fp8_e4m3")
