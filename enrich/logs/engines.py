@@ -3,7 +3,7 @@ vLLM's messages for years (the model registry, the FP8 block checks): in a text 
 sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round.
 ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own,
 nvcc and ninja under FlashInfer's JIT as under sglang's, llama.cpp's ggml reports CUDA and Metal
-failures in the words torch and MLX use, and Megatron and DeepSpeed check their parallel sizes in
+failures in the words torch and MLX use (as XLA, CNTK and other CUDA programs do CUDA's), and Megatron and DeepSpeed check their parallel sizes in
 sglang's words.
 
 A text shows a program by its marks (paths, modules, log prefixes) and may name it in prose
@@ -26,8 +26,8 @@ MARKS = {
                        r"|\((?:VllmWorker|EngineCore|RayWorkerVllm|Worker_TP\d+|APIServer)\b"),
     # the word anywhere: its paths, its kernels' names (triton_poi_...), its messages
     "triton": re.compile(r"(?i)triton"),
-    # other compilers that run ptxas themselves: XLA (jaxlib, TensorFlow's stream executor),
-    # tinygrad, MLIR's GPU pipeline
+    # other compilers that run ptxas and CUDA themselves: XLA (jaxlib, TensorFlow's stream
+    # executor), tinygrad, MLIR's GPU pipeline
     "compilers": re.compile(r"\bjaxlib\b|XlaRuntimeError|\btensorflow/(?:stream_executor|compiler)\b|\btinygrad\b|/tinycuda_"
                             r"|MlirCompilerError|gpu-lower-to-nvvm"),
     "torch": re.compile(r"(?i)torch"),
@@ -42,6 +42,10 @@ MARKS = {
                            r"|\b(?:megatron\.core|deepspeed\.(?:runtime|utils|moe)|colossalai)\b"),
     # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
+    # other programs that check their own CUDA calls in CUDA's words: CNTK, Leela Chess Zero,
+    # the container toolkit's hook, darknet, ONNX Runtime, MXNet, PaddlePaddle, CuPy
+    "cuda-apps": re.compile(r"(?i)\bcntk\b|[\\/]lc0[\\/]|nvidia-container-cli\b|\blibnvidia-container\b|\bdarknet\b"
+                            r"|\bonnxruntime\b|\bmxnet\b|\bpaddle(?:paddle)?\b|\bcupy\b"),
 }
 # ROCm's HIP names itself before errors it reports in CUDA's words ("Triton Error [HIP]: Code: 209,
 # Messsage: no kernel image is available ..."), whose CUDA causes and fixes are not its
@@ -51,6 +55,15 @@ ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get
 RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compilers"}, "flashinfer": {"sglang-jit"},
           "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
+# entries of a program that more rivals share: torch's CUDA runtime errors, which XLA and the
+# other CUDA programs word alike (not its NCCL ones, which NCCL words alike under any framework)
+RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}}
+
+
+def _rivals(entry_id: str) -> set[str]:
+    """The programs whose texts, not showing the entry's program, do not get the entry."""
+    more = (rivals for prefix, rivals in RIVALS_BY_PREFIX.items() if entry_id.startswith(prefix))
+    return RIVALS.get(entry_id.split("/", 1)[0], set()).union(*more)
 
 
 # the engine named in prose ("vllm 0.8.x", "VLLM部署"): too weak to refuse an entry (sglang's logs
@@ -76,7 +89,7 @@ class Programs:
         """The entry is a program's own, and the text shows a rival of that program but not it, or,
         showing neither, names a rival but not it (sglang's issue quoting its copy of vLLM's words)."""
         program = entry_id.split("/", 1)[0]
-        rivals = RIVALS.get(program, set())
+        rivals = _rivals(entry_id)
         if program in self.shown:
             return False
         return bool(rivals & self.shown) or (program not in self.named and bool(rivals & self.named))
@@ -85,7 +98,7 @@ class Programs:
         """The rival engines whose copy of the entry's words the text may be: those it shows, where
         it does not show the entry's program, or, showing neither, the only one it names."""
         program = entry_id.split("/", 1)[0]
-        rivals = RIVALS.get(program, set())
+        rivals = _rivals(entry_id)
         if program in self.shown:
             return []
         if rivals & self.shown:

@@ -414,6 +414,24 @@ def test_llama_cpps_own_cuda_check_is_not_torchs():
         "torch/cuda-illegal-address"      # both shown: the words are read as before
 
 
+@pytest.mark.parametrize("text", [
+    "error CUDA error: out of memory (c:\\projects\\lc0\\src\\neural\\cuda\\network_cudnn.cc:442\n",
+    'The CNTK 2.0 GPU wheel fails: "RuntimeError: CUDA failure 77: an illegal memory access was encountered"\n',
+    "# nvidia-container-cli: initialization error: cuda error: invalid device ordinal\n",
+    "E tensorflow/stream_executor/cuda/cuda_driver.cc:1011] could not synchronize on CUDA context: "
+    "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered ::\n",
+])
+def test_other_cuda_programs_checks_are_not_torchs(text):
+    """CNTK, Leela Chess Zero, the container toolkit's hook and XLA print CUDA's words for their own
+    CUDA calls; torch's CUDA explanations and fixes are not for them. NCCL's words stay NCCL's under
+    any framework."""
+    assert ids(text) == []
+    torch = '  File "/usr/lib/python3/site-packages/torch/cuda/__init__.py", line 9\n'
+    assert ids(torch + text) != []
+    paddle = "OSError: (External) NCCL error(2), unhandled system error. (at /paddle/paddle/fluid/platform/collective_helper.cc:87)\n"
+    assert ids(paddle) == ["torch/nccl-system-error"]
+
+
 def test_cpythons_bootstrapping_error_is_vllms_case_only_in_a_text_that_names_vllm():
     """Any script that spawns at import time gets CPython's words; vllm/spawn-main-guard explains
     a script that builds vLLM's engine at module level."""
