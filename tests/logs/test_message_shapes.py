@@ -195,9 +195,23 @@ E       AssertionError: lhs and rhs must have the same dtype!
 ])
 def test_nccls_words_for_its_result_codes_in_any_frame(text, entry):
     """NCCL's text for ncclSystemError and ncclUnhandledCudaError, framed by RCCL, Paddle or a
-    title, is that error (the code names alone are not: NCCL's headers and docs list them all)."""
+    title, is that error."""
     assert [f.id for f in read(text)] == [entry]
-    assert read("# ncclSystemError when use two gpus\n") == []
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("# [Bug]: ncclSystemError when use two gpus\n", "torch/nccl-system-error"),
+    ("# ncclRemoteError\n", "torch/nccl-remote-error"),
+    ("the job died with ncclUnhandledCudaError after an hour\n", "torch/nccl-cuda-error"),
+    ("          return ncclSystemError;\n", None),
+    ("  ncclSystemError            =  2,\n", None),
+    ("if (res == ncclRemoteError) retry();\n", None),
+    ("codes: ncclSuccess, ncclUnhandledCudaError, ncclSystemError, ncclInternalError\n", None),
+])
+def test_a_result_codes_name_alone(text, entry):
+    """A title or sentence naming only NCCL's result code is that error; the name in code or in
+    a header's list of codes is not."""
+    assert [f.id for f in read(text)] == ([entry] if entry else [])
 
 
 def test_an_ncclcheck_line_after_the_warn_it_reports():
