@@ -164,6 +164,13 @@ def test_tritons_out_of_resources_printed_without_its_module():
     assert finding.exception == "OutOfResources" and finding.id == "triton/oor-shared-memory" and finding.partial
 
 
+def test_tritons_out_of_resources_retold_as_the_exception_and_the_resource():
+    """A note's "`OutOfResources: shared memory`" (no numbers) is that error; the resource's name
+    alone is not."""
+    assert [f.id for f in read("- `triton.runtime.errors.OutOfResources: shared memory`\n")] == ["triton/oor-shared-memory"]
+    assert read("Raising the container's `shared memory` did not help\n") == []
+
+
 def test_pytests_report_says_where_its_error_was_raised(tmp_path):
     """pytest's long report prints no "File ..." frames; its "path.py:LINE: ExcType" line after
     the E lines is the raise frame (a real pytest run), and a raise frame names the entry:
