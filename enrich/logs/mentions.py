@@ -20,6 +20,9 @@ from enrich.logs.per_catalog import per_catalog
 # ..." is torch.cuda.is_available() saying False, and the process goes on (unless the entry says
 # its words are a failure even as a warning)
 WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
+# a string literal assigned in code, right before the words ('msg = "Not enough memory. ...'):
+# source under review, not an error raised
+ASSIGNED = re.compile(r"\b[A-Za-z_]\w* = [rbfu]?[\"']$")
 # where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)(?:\[\w+\])?=[\"']?|\s+")
 MAX_STARTS = 48
@@ -88,6 +91,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     text_of = dict(lines)
     return [m for m in found if (m.text.startswith(STATEMENTS) or not PLACEHOLDER.search(m.text))
             and (catalog.entries[m.entry_id].warned or not _warned(text_of.get(m.line, ""), m.text))
+            and not _assigned(text_of.get(m.line, ""), m.text)
             and not _after_hip(text_of.get(m.line, ""), m.text)
             and (not wrapped or _one_program(m, catalog, programs))]     # joined lines: the caller's
 
@@ -112,6 +116,12 @@ def _warned(line: str, quote: str) -> bool:
     """The words follow a Python warning's category on their line: a warning, not a failure."""
     at = line.find(quote)
     return at > 0 and WARNED.search(line, 0, at) is not None
+
+
+def _assigned(line: str, quote: str) -> bool:
+    """The words open a string literal that a line of code assigns."""
+    at = line.find(quote)
+    return at > 0 and ASSIGNED.search(line, 0, at) is not None
 
 
 def _needs_site(entry, programs: Programs) -> bool:

@@ -432,6 +432,15 @@ def test_other_cuda_programs_checks_are_not_torchs(text):
     assert ids(paddle) == ["torch/nccl-system-error"]
 
 
+def test_a_message_assigned_in_code_under_review_is_no_error():
+    """A review diff's 'msg = "Not enough memory. ..."' is sglang's source, not its error; a
+    logfmt line's msg="..." is a log of the error."""
+    code = '-            msg = "Not enough memory. Please try to increase --mem-fraction-static."\n'
+    assert ids(code) == []
+    logged = 'level=error msg="Not enough memory. Please try to increase --mem-fraction-static."\n'
+    assert ids(logged) == ["sglang/not-enough-memory"]
+
+
 def test_cpythons_bootstrapping_error_is_vllms_case_only_in_a_text_that_names_vllm():
     """Any script that spawns at import time gets CPython's words; vllm/spawn-main-guard explains
     a script that builds vLLM's engine at module level."""
