@@ -42,6 +42,10 @@ MARKS = {
                            r"|\b(?:megatron\.core|deepspeed\.(?:runtime|utils|moe)|colossalai)\b"),
     # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
+    # a CMake project's build (FetchContent's sources, make's stop): a library's sources compiled
+    # into one's own program, not a kernel JIT-built on first use
+    "cmake": re.compile(r"\bFetchContent_\w+|CMakeLists\.txt|\bcmake --build\b|/_deps/[\w.-]+-src/|\bmake\[\d+\]: \*\*\*"
+                        r"|\bCMake Error\b"),
     # other programs that check their own CUDA calls in CUDA's words: CNTK, Leela Chess Zero,
     # the container toolkit's hook, darknet, ONNX Runtime, MXNet, PaddlePaddle, CuPy
     "cuda-apps": re.compile(r"(?i)\bcntk\b|[\\/]lc0[\\/]|nvidia-container-cli\b|\blibnvidia-container\b|\bdarknet\b"
@@ -56,8 +60,9 @@ ALIASES = {"mlx": "mlx-lm"}
 RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compilers"}, "flashinfer": {"sglang-jit"},
           "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
 # entries of a program that more rivals share: torch's CUDA runtime errors, which XLA and the
-# other CUDA programs word alike (not its NCCL ones, which NCCL words alike under any framework)
-RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}}
+# other CUDA programs word alike (not its NCCL ones, which NCCL words alike under any framework);
+# FlashInfer's JIT build, whose compiler lines a CMake build of its sources prints alike
+RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}, "flashinfer/jit-": {"cmake"}}
 
 
 def _rivals(entry_id: str) -> set[str]:

@@ -441,6 +441,16 @@ def test_a_message_assigned_in_code_under_review_is_no_error():
     assert ids(logged) == ["sglang/not-enough-memory"]
 
 
+def test_a_cmake_build_of_flashinfers_sources_is_not_its_jit():
+    """FlashInfer's sources fetched into one's own CMake project fail in the compiler's words its
+    JIT build prints; that build's fixes (the JIT cache, CUDA_HOME) are not for it."""
+    error = "/data/A/build/_deps/flashinfer-src/src/utils.h:33:10: fatal error: generated/dispatch.inc: No such file or directory\n"
+    named = "Using flashinfer's headers in my kernels fails:\n"
+    assert ids(named + "FetchContent_Populate(flashinfer)\n" + error) == []
+    jit = "2025-03-01 10:00:00 - INFO - flashinfer.jit: Loading JIT ops: batch_decode\n"
+    assert ids(named + jit + error.replace("/data/A/build/_deps/flashinfer-src/src/", "")) == ["flashinfer/jit-build-failed"]
+
+
 def test_cpythons_bootstrapping_error_is_vllms_case_only_in_a_text_that_names_vllm():
     """Any script that spawns at import time gets CPython's words; vllm/spawn-main-guard explains
     a script that builds vLLM's engine at module level."""
