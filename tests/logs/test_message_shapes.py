@@ -221,6 +221,21 @@ def test_a_result_codes_name_alone(text, entry):
     assert [f.id for f in read(text)] == ([entry] if entry else [])
 
 
+def test_paddles_nccl_error_in_its_own_traceback():
+    """PaddlePaddle raises NCCL's failures as OSError ("(External) NCCL error(2), ..."), from its
+    own frames."""
+    paddle = ('  File "/usr/local/lib/python3.8/dist-packages/paddle/distributed/collective.py", line 328, in barrier\n'
+              "    task = group.process_group.barrier()\n"
+              "OSError: (External) NCCL error(2), unhandled system error.\n")
+    assert [f.id for f in read(paddle)] == ["torch/nccl-system-error"]
+
+
+def test_torch_1_tcpstores_connect_timeout():
+    """torch 1.x's TCPStore client said only "connect() timed out" with the timeout it had."""
+    error = "RuntimeError: connect() timed out. Original timeout was 60000 ms.\n"
+    assert [f.id for f in read(error)] == ["torch/tcpstore-connect-timeout"]
+
+
 def test_an_ncclcheck_line_after_the_warn_it_reports():
     """nccl-tests' and applications' NCCLCHECK line reports the failure the WARN above it told
     (NVIDIA/nccl#111): a WARN an entry knows stays the root cause; one no entry knows is the
