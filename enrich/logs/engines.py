@@ -2,8 +2,9 @@
 vLLM's messages for years (the model registry, the FP8 block checks): in a text that shows only
 sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round.
 ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own,
-nvcc and ninja under FlashInfer's JIT as under sglang's, llama.cpp's ggml reports CUDA and Metal
-failures in the words torch and MLX use (as XLA, CNTK and other CUDA programs do CUDA's), and Megatron and DeepSpeed check their parallel sizes in
+nvcc and ninja under FlashInfer's JIT as under sglang's (and under a CMake build of FlashInfer's
+sources), llama.cpp's ggml reports CUDA and Metal failures in the words torch and MLX use (as XLA,
+CNTK and other CUDA programs do CUDA's), and Megatron and DeepSpeed check their parallel sizes in
 sglang's words.
 
 A text shows a program by its marks (paths, modules, log prefixes) and may name it in prose
