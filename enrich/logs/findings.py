@@ -31,6 +31,8 @@ CHAIN = 8            # links of a chain looked along for the exception that expl
 AGAIN = 80           # lines within which a cut traceback may be printed again, whole
 NCCLCHECK = "NCCL failure "   # an application's report of an NCCL call that failed (nccl-tests' NCCLCHECK)
 TITLE_LINES = 5      # the first lines, where a pasted report's title is
+# a line that tells of memory running out: the signal it tells of followed from that
+OUT_OF_MEMORY = re.compile(r"(?i)\bOOM\b|\bout of memory\b")
 NEXT_WARN = 2        # lines from one NCCL WARN without its host prefix to the next of its thread
 MIN_SAME = 16        # characters of a quote that show it reads the message printed on its line
 LEADING_TAGS = re.compile(r"^(?:\[[^\]\n]*\] )+")    # "[c10d] ", "[Rank 3] " before a message
@@ -378,11 +380,15 @@ def _entry_of(sig: signal.Signals, oom: bool, oom_killed: bool, catalog: Catalog
 def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: Catalog) -> list[Finding]:
     """Prose or a title that says which signal the process died of, where the text shows no error
     of its own, printed or named in a title (an error says more, and advice in prose names
-    signals too): the first such line, partial (the crash itself is not shown)."""
+    signals too), nor on the line a memory running out that the signal followed from: the first
+    such line, partial (the crash itself is not shown)."""
     if items or _titled_error(lines):
         return []
+    title = _title(lines)
     for number, line in lines:
         sig = told_of(line)
+        if (sig == signal.SIGABRT and line != title) or OUT_OF_MEMORY.search(line):
+            continue
         died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else None
         if died is not None:
             finding = Finding(exception="", message=redact_text(line.strip()), line=number, kind="mention", partial=True)
@@ -392,10 +398,13 @@ def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: C
 
 
 def _titled_error(lines: list[tuple[int, str]]) -> bool:
-    """The text's title, a markdown heading among its first lines, names an error (prose after it
-    may speak of another program's crash)."""
-    title = next((line for _, line in lines[:TITLE_LINES] if line.startswith("# ")), "")
-    return ERROR_LINE.search(title) is not None
+    """The text's title names an error (prose after it may speak of another program's crash)."""
+    return ERROR_LINE.search(_title(lines)) is not None
+
+
+def _title(lines: list[tuple[int, str]]) -> str:
+    """The text's title: a markdown heading among its first lines."""
+    return next((line for _, line in lines[:TITLE_LINES] if line.startswith("# ")), "")
 
 
 def _printed_here(mention: Mention, items: list[Finding]) -> list[Finding]:

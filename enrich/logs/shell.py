@@ -68,11 +68,13 @@ def killed_by(line: str) -> signal.Signals | None:
 
 # the signal named in prose: never inside a longer word or name ("mr-segfault", "segfault_error.log"),
 # nor among the causes Ray lists for any dead worker ("crashed unexpectedly due to SIGSEGV or other
-# unexpected errors"). An abort or an illegal instruction told in prose says too little: an
-# uncaught exception ends in SIGABRT (its message is the error), CUDA has its own "illegal
-# instruction".
+# unexpected errors"). An illegal instruction told in prose says too little (CUDA has its own
+# "illegal instruction"), and so does an abort in words ("it aborts"); the signal's name SIGABRT
+# in a title is native code aborting, where the text shows no error that did it (in prose it is
+# as often the consequence of an error the writer retells).
 TOLD = re.compile(r"(?i:(?<![\w-])(?:segmentation fault|segfault(?:ed|s)?)(?![\w-]))"
-                  r"|(?<![\w-])SIG(?P<sig>SEGV|BUS)\b(?! or (?:an)?other unexpected error)")
+                  r"|(?<![\w-])SIG(?P<sig>SEGV|BUS|ABRT)\b(?! or (?:an)?other unexpected error)")
+TOLD_SIGNALS = {"SEGV": signal.SIGSEGV, "BUS": signal.SIGBUS, "ABRT": signal.SIGABRT}
 
 
 def told_of(line: str) -> signal.Signals | None:
@@ -80,4 +82,4 @@ def told_of(line: str) -> signal.Signals | None:
     m = TOLD.search(line)
     if m is None:
         return None
-    return signal.SIGBUS if m["sig"] == "BUS" else signal.SIGSEGV
+    return TOLD_SIGNALS[m["sig"] or "SEGV"]

@@ -181,6 +181,8 @@ def test_words_that_are_no_report(text):
     ("The scheduler crashed in `hipLaunchKernel`, producing a Python `SIGSEGV` backtrace in `libamdhip64.so`.\n",
      "process/segfault"),
     ("the workers die with SIGBUS while the shards are memory-mapped from /dev/shm\n", "process/bus-error"),
+    ("# [Bug] SIGABRT in mlx::core::gpu::check_error on com.Metal.CompletionQueueDispatch\nAfter two hours it dies.\n",
+     "process/native-abort"),
 ])
 def test_prose_that_says_which_signal_the_process_died_of(text, entry):
     [finding] = findings(io.StringIO(text))
@@ -193,6 +195,8 @@ def test_prose_that_says_which_signal_the_process_died_of(text, entry):
     "mr-segfault · comment\nsee segfault_error.log attached\n",                          # a name, a file
     "RuntimeError: CUDA error: an illegal instruction was encountered\n",                 # CUDA's own
     "the server dies with an uncaught Metal OOM SIGABRT\n",                               # the exception is the error
+    "# Server wedges for hours, then dies with uncaught Metal OOM SIGABRT\n",             # in a title too
+    "Swift cannot catch it, so any command-buffer error ends in SIGABRT.\n",             # an abort in prose
 ])
 def test_prose_that_names_no_signal_the_process_died_of(text):
     assert not any(ids(text))
