@@ -160,17 +160,24 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs)
     out = []
     for number, line in lines:
         words = set(LOWER_WORD.findall(line.lower()))
+        spans = [q.group(2) for q in QUOTED.finditer(line)]
+        # a title's quote of a message's start, by its longer words ('"cuda out of memory" error'; in
+        # prose a sentence may deny it, in code a handler test for it)
+        quoted = [said for span in spans if len(said := {w for w in LOWER_WORD.findall(span.lower()) if len(w) > 3}) > 1
+                  ] if line.startswith("# ") else []
         for entry, needed, leads, folded in index:
             if _needs_site(entry, programs):
                 continue
             whole = any(alternative <= words for alternative in needed)
             respelt = None if whole else _respelt(line, words, needed)
-            if not (whole or respelt or any(lead <= words for lead in leads)):
+            led = any(lead <= words for lead in leads)
+            # a quote of fewer words must stop where the message's phrase may ("Unrecognized model" does not)
+            quote_led = not led and any(said <= lead for said in quoted for lead in leads)
+            if not (whole or respelt or led or quote_led):
                 continue
             m = _search(folded, respelt or line) if whole or respelt else None
             if m is None:
-                spans = [q.group(2) for q in QUOTED.finditer(line)]
-                m = next((c for c in (cut_match(folded, span) for span in spans) if c is not None), None)
+                m = next((c for c in (cut_match(folded, span, phrase=quote_led) for span in spans) if c is not None), None)
             if m is not None:
                 cut = m.re is not folded
                 out.append(Mention(number, entry.id, m.group(0), cut_values(m) if cut else captured(m),

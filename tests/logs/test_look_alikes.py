@@ -364,6 +364,17 @@ def test_a_titles_message_after_a_dash_behind_an_errors_class():
     assert ids('x · comment\nif "cuda out of memory" in str(e):\n') == []
 
 
+@pytest.mark.parametrize("text, entry", [
+    ('# [Bug] sglang offline inference: "cuda out of memory" error, while vllm works fine\n', "torch/cuda-oom"),
+    ('# Loading fails with an "Unrecognized model" error after the upgrade\n', None),     # stops mid-phrase
+    ("but I got a \u201ccuda out of memory\u201d after 8784 iterations\n", None),       # prose
+])
+def test_a_titles_quoted_start_of_a_message_retyped_in_lower_case(text, entry):
+    """A title's quote in another case that starts a message with fewer of its words than a retyped
+    line needs, where it stops where the message's phrase may stop."""
+    assert ids(text) == ([entry] if entry else [])
+
+
 def test_a_message_retyped_in_lower_case_is_known_by_its_own_alternative():
     """Each alternative of a pattern is judged on its own words, not on the words of all of them."""
     text = ("valueerror: loading internvl2-8b/ requires you to execute the configuration file in that repo on your "
