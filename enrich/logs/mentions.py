@@ -37,6 +37,7 @@ LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 # message, quoted or not ("load模型之后报错No available memory ...", 报错“We couldn't connect ...”;
 # the reader has made CJK quotation marks ASCII)
 TITLE_STARTS = re.compile(r"\] +|: +|(?:(?<=Error)|(?<=Exception)) [-\u2013\u2014] +|(?<=[\u3000-\u9fff\uff00-\uffef])[\"'`]?(?=[A-Za-z])")
+TITLE_WORD = re.compile(r"(?<=\w )([A-Z][\w-]*) ")     # after a word: a dash or "&" before it joins two things
 CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 # marks before a line's words: a shell comment or heading ("# "), a quote ("> "), an opening quote
 LINE_MARKS = re.compile(r"^(?:[#>]+ +|[`\"'*]+)+")
@@ -293,6 +294,9 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
     if line.startswith("# "):
         title = CJK_AFTER_ASCII.sub(" ", line[2:])      # "shared memory的报错": the poster's words begin there
         starts = [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
+        # after the writer's subject ("llava-next-72b CUDA out of memory"): a capitalised word that starts a message
+        heads = _starting_with(catalog)
+        starts += [title[m.start():] for n, m in zip(range(8), TITLE_WORD.finditer(title, 1)) if m.group(1) in heads]
         spans += starts
         for start in starts:
             for short in _without_last_words(start):

@@ -375,6 +375,20 @@ def test_a_titles_quoted_start_of_a_message_retyped_in_lower_case(text, entry):
     assert ids(text) == ([entry] if entry else [])
 
 
+@pytest.mark.parametrize("text, entry", [
+    ("# lmms-lab/llava-next-72b CUDA out of memory\n", "torch/cuda-oom"),
+    ("# Using with vLLM and runpod gives error stating Repo id must be in the form 'repo_name'...\n",
+     "transformers/model-path-not-found"),
+    ("# Unable to load model - Repo id must be in the form 'repo_name'\n", None),     # a dash joins two things
+    ("# Error when load checkpoint: Missing key(s) in state_dict & Unexpected key(s) in state_dict\n",
+     "torch/state-dict-missing-keys"),
+])
+def test_a_titles_message_after_the_writers_subject(text, entry):
+    """A title may give its subject first ("<model> CUDA out of memory"): a capitalised word after
+    a word of it may start the message; after a dash or an "&" it starts a second thing."""
+    assert ids(text)[:1] == ([entry] if entry else [])
+
+
 def test_a_message_retyped_in_lower_case_is_known_by_its_own_alternative():
     """Each alternative of a pattern is judged on its own words, not on the words of all of them."""
     text = ("valueerror: loading internvl2-8b/ requires you to execute the configuration file in that repo on your "
