@@ -171,6 +171,14 @@ def test_tritons_out_of_resources_retold_as_the_exception_and_the_resource():
     assert read("Raising the container's `shared memory` did not help\n") == []
 
 
+def test_tritons_name_error_as_the_compile_errors_body_prints_it():
+    """Triton's code generator raises NameError("<name> is not defined"), printed under the caret
+    as its repr; Python's own NameError says "name 'x' is not defined"."""
+    kernel = "            tmp0 = tl.load(in_ptr0 + r0_index)\n                                     ^\n"
+    assert "triton/compilation-error" in [f.id for f in read(kernel + "NameError('R0_BLOCK is not defined')\n")]
+    assert not any(f.id for f in read(kernel + "NameError(\"name 'R0_BLOCK' is not defined\")\n"))
+
+
 def test_pytests_report_says_where_its_error_was_raised(tmp_path):
     """pytest's long report prints no "File ..." frames; its "path.py:LINE: ExcType" line after
     the E lines is the raise frame (a real pytest run), and a raise frame names the entry:
