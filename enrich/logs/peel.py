@@ -25,6 +25,7 @@ from enrich.logs.records import escaped_traceback, record_text
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
                   r"|\^\[\[(?:\d{1,3};)*\d{1,3}m"                  # ESC as an editor shows it, "^["
                   r"|#033\[(?:\d{1,3};)*\d{1,3}m"                   # ESC as rsyslog escapes it
+                  r"|\bESC\[(?:\d{1,3};)*\d{1,3}m"                   # ESC as a pager or a web page names it
                   r"|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m")          # the last: ESC lost in a paste
 LEVELS = ("DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "NOTICE", "TRACE")
 TIME = (r"(?:\d{4}[-/]\d\d[-/]\d\d[T -]|\d\d[-/]\d\d[-/]\d{4}[-T ]|\d\d[-/]\d\d[ T]|[A-Z][a-z]{2} [ \d]\d )?"

@@ -222,6 +222,16 @@ def test_rsyslogs_escaped_colour_codes_and_carriage_returns_are_peeled():
     assert finding.streams == ["VllmWorker TP2 pid=415"]
 
 
+def test_colour_codes_whose_escape_is_written_as_its_name_are_peeled():
+    """A pager or a web page may show ESC as the letters "ESC"; under a collector's own prefix too."""
+    from enrich.logs import findings
+    line = ("ESC[36m(RayWorkerWrapper pid=37007)ESC[0m ERROR 06-12 15:44:15 worker_base.py:148] "
+            "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    for text in (line, "\x1b[32mvllm-7d9f8-abcde\x1b[0m \x1b[34mvllm\x1b[0m " + line):
+        [finding] = findings(io.StringIO(text))
+        assert finding.id == "torch/cuda-illegal-address" and "ESC" not in finding.message
+
+
 # a terminal 64 columns wide: the rows of a long line are cut at exactly that width
 WIDTH = 64
 LONG = ("what():  [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, "
