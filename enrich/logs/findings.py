@@ -33,6 +33,10 @@ NCCLCHECK = "NCCL failure "   # an application's report of an NCCL call that fai
 TITLE_LINES = 5      # the first lines, where a pasted report's title is
 # a line that tells of memory running out: the signal it tells of followed from that
 OUT_OF_MEMORY = re.compile(r"(?i)\bOOM\b|\bout of memory\b")
+# a line that tells of a change, not of a death: a pull request's title ("Fix PTX codegen segfaults
+# on ..."), its description ("This change adds the signal name (e.g., SIGSEGV) ...")
+CHANGE = re.compile(r"(?i)^(?:#+ +)?(?:\[[^\]]*\] *)*(?:fix(?:es|ed)?|add(?:s|ed)?|avoid|prevent|handle)\b"
+                    r"|\bthis (?:change|pr|commit|patch)\b")
 NEXT_WARN = 2        # lines from one NCCL WARN without its host prefix to the next of its thread
 MIN_SAME = 16        # characters of a quote that show it reads the message printed on its line
 LEADING_TAGS = re.compile(r"^(?:\[[^\]\n]*\] )+")    # "[c10d] ", "[Rank 3] " before a message
@@ -387,7 +391,7 @@ def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: C
     title = _title(lines)
     for number, line in lines:
         sig = told_of(line)
-        if (sig == signal.SIGABRT and line != title) or OUT_OF_MEMORY.search(line):
+        if (sig == signal.SIGABRT and line != title) or OUT_OF_MEMORY.search(line) or CHANGE.search(line):
             continue
         died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else None
         if died is not None:

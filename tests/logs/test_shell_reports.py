@@ -197,6 +197,8 @@ def test_prose_that_says_which_signal_the_process_died_of(text, entry):
     "the server dies with an uncaught Metal OOM SIGABRT\n",                               # the exception is the error
     "# Server wedges for hours, then dies with uncaught Metal OOM SIGABRT\n",             # in a title too
     "Swift cannot catch it, so any command-buffer error ends in SIGABRT.\n",             # an abort in prose
+    "# [NVIDIA] Fix PTX codegen segfaults on consumer Blackwell (sm_120)\n",             # a change's title
+    "This change adds the signal name (e.g., SIGSEGV) to the exit code line.\n",         # and its description
 ])
 def test_prose_that_names_no_signal_the_process_died_of(text):
     assert not any(ids(text))
