@@ -179,6 +179,13 @@ def test_tritons_name_error_as_the_compile_errors_body_prints_it():
     assert not any(f.id for f in read(kernel + "NameError(\"name 'R0_BLOCK' is not defined\")\n"))
 
 
+def test_vllms_startup_memory_check_retyped_without_its_spaces():
+    """A CJK input method's paste may drop the spaces before "GiB" and the parenthesis."""
+    said = "调用api接口解析时就报错：Free memory on device (0.75/14.57GiB) on startup is less than desired GPU memory utilization(0.4,5.83GiB).\n"
+    [finding] = read(said)
+    assert finding.id == "vllm/startup-free-memory" and finding.values["requested_gib"] == "5.83"
+
+
 def test_pytests_report_says_where_its_error_was_raised(tmp_path):
     """pytest's long report prints no "File ..." frames; its "path.py:LINE: ExcType" line after
     the E lines is the raise frame (a real pytest run), and a raise frame names the entry:
