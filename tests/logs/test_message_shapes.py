@@ -186,6 +186,13 @@ def test_vllms_startup_memory_check_retyped_without_its_spaces():
     assert finding.id == "vllm/startup-free-memory" and finding.values["requested_gib"] == "5.83"
 
 
+def test_torchs_no_driver_assert_retyped_with_its_spaces_changed():
+    """Retyped by hand: no space after the full stop, two before "that"."""
+    said = ("AssertionError\uff1aFound no NVIDIA driver on your system.Please check  that you have an NVIDIA GPU "
+            "and installed a driver from...\n")
+    assert [f.id for f in read(said)] == ["torch/cuda-no-driver"]
+
+
 def test_pytests_report_says_where_its_error_was_raised(tmp_path):
     """pytest's long report prints no "File ..." frames; its "path.py:LINE: ExcType" line after
     the E lines is the raise frame (a real pytest run), and a raise frame names the entry:
