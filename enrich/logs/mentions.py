@@ -259,8 +259,10 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], pro
             three = (" ".join([head, *(t.strip() for t in following)]),) if len(following) > 1 else ()
             joins = (head + " " + tail, head + tail, *three, block)
         for joined in joins:
+            # a message a following line quotes on its own is that line's (joined to more lines, it
+            # may run on into them: it starts there)
             found = [m for m in mentions([(number, joined)], catalog, wrapped=False, programs=programs)
-                     if not any(m.text in text for text in known)]
+                     if not any(m.text in text or m.text[:OWN_START] in text for text in known)]
             if found:
                 out += found
                 break
@@ -268,6 +270,7 @@ def _wrapped(lines: list[tuple[int, str]], catalog: Catalog, seen: set[int], pro
 
 
 MAX_LISTED = 64       # items of a list printed one per line, read with the line that announces it
+OWN_START = 40        # characters of a joined message's start that show a following line quotes it alone
 
 
 def _listed(lines: list[tuple[int, str]], start: int) -> list[str]:

@@ -22,6 +22,7 @@ TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "FATAL",
             "xit", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
             "TritonMissing",           # inductor's, printed without a traceback on a machine with no Triton
             "OOM", "Out of memory", "Out Of Memory", "Killed process",   # the OOM killer's reports
+            "E tensorflow/", "E external/",   # TensorFlow's and XLA's absl records at error level
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 RARE_START = re.compile(r"[A-Z\[x]")
 RARELY_STARTED = re.compile("|".join(re.escape(word) for word in TRIGGERS if RARE_START.match(word)))

@@ -957,6 +957,30 @@ def test_a_glog_error_record_before_a_traceback_is_read_when_streaming():
     assert any(message.startswith("metadata:") for message, _ in streamed)
 
 
+def test_tensorflows_absl_error_record_is_read_when_streaming():
+    """TensorFlow's and XLA's records at absl's E level ("<time>: E external/...cc:477] ...") hold
+    no other trigger word."""
+    from enrich.catalog import get_catalog
+    from enrich.logs.findings import group
+    from enrich.logs.stream import scan
+    text = ("starting\n" * 3 + "2025-04-24 01:08:38.051359: E external/local_xla/xla/stream_executor/cuda/"
+            "cuda_fft.cc:477] Unable to register cuFFT factory: Attempting to register factory for plugin cuFFT\n")
+    streamed = [(f.message, f.root_cause) for f in group(scan(io.StringIO(text)), get_catalog(), all=True)]
+    assert streamed == [(f.message, f.root_cause) for f in read(text, all=True)] != []
+
+
+def test_a_message_a_line_quotes_alone_is_not_read_again_joined_to_the_lines_around_it():
+    """Joined with the line before and the one after, a cut message runs on into the next line;
+    it is still the one the line quotes alone, once."""
+    text = ("[rank4]:[E602 11:18:52.531247012 ProcessGroupNCCL.cpp:698] [Rank 4] To avoid data inconsistency, we are "
+            "taking the entire process down.\n"
+            "[rank4]:[E602 11:18:52.536602063 ProcessGroupNCCL.cpp:1896] [PG ID 1 PG GUID 1 Rank 4] Process group "
+            "watchdog thread terminated with exception: [Rank 4] Watchdog\n")
+    alone = [(f.id, f.count) for f in read(text, all=True)]
+    assert [(f.id, f.count) for f in read(text + "```\n", all=True)] == alone
+    assert [(f.id, f.count) for f in read(text + "\nnext\n", all=True)] == alone
+
+
 def test_torchs_weights_only_message_cut_before_the_global_names_the_disallowed_global():
     """torch words it "This file can still be loaded" only for a GLOBAL it does not allow; the other
     refusals (a file that is no checkpoint) start "Weights only load failed. In PyTorch 2.6"."""
