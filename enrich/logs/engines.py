@@ -45,8 +45,8 @@ MARKS = {
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
     # a CMake project's build (FetchContent's sources, make's stop): a library's sources compiled
     # into one's own program, not a kernel JIT-built on first use
-    "cmake": re.compile(r"\bFetchContent_\w+|CMakeLists\.txt|\bcmake --build\b|/_deps/[\w.-]+-src/|\bmake\[\d+\]: \*\*\*"
-                        r"|\bCMake Error\b"),
+    "cmake": re.compile(r"\bFetchContent_\w+|CMakeLists\.txt|\bcmake --build\b|\bCMake Error\b"
+                        r"|/_deps/[\w.-]+-src/|\bmake\[\d+\]: \*\*\*"),
     # other programs that check their own CUDA calls in CUDA's words: CNTK, Leela Chess Zero,
     # the container toolkit's hook, darknet, ONNX Runtime, MXNet, PaddlePaddle, CuPy
     "cuda-apps": re.compile(r"(?i)\bcntk\b|[\\/]lc0[\\/]|nvidia-container-cli\b|\blibnvidia-container\b|\bdarknet\b"

@@ -164,8 +164,7 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs)
         spans = [q.group(2) for q in QUOTED.finditer(line)]
         # a title's quote of a message's start, by its longer words ('"cuda out of memory" error'; in
         # prose a sentence may deny it, in code a handler test for it)
-        quoted = [said for span in spans if len(said := {w for w in LOWER_WORD.findall(span.lower()) if len(w) > 3}) > 1
-                  ] if line.startswith("# ") else []
+        quoted = [said for said in map(_long_words, spans) if len(said) > 1] if line.startswith("# ") else []
         for entry, needed, leads, folded in index:
             if _needs_site(entry, programs):
                 continue
@@ -178,13 +177,19 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs)
                 continue
             m = _search(folded, respelt or line) if whole or respelt else None
             if m is None:
-                m = next((c for c in (cut_match(folded, span, phrase=quote_led) for span in spans) if c is not None), None)
+                cuts = (cut_match(folded, span, phrase=quote_led) for span in spans)
+                m = next((c for c in cuts if c is not None), None)
             if m is not None:
                 cut = m.re is not folded
                 out.append(Mention(number, entry.id, m.group(0), cut_values(m) if cut else captured(m),
                                    cut or m.string is respelt))
                 break
     return out
+
+
+def _long_words(text: str) -> set[str]:
+    """The words of more than three letters, in lower case: those a retyped message must keep."""
+    return {w for w in LOWER_WORD.findall(text.lower()) if len(w) > 3}
 
 
 MIN_MISSPELT = 6      # letters of a word whose misspelling is still told from other words
