@@ -391,9 +391,10 @@ def _signals_told(lines: list[tuple[int, str]], items: list[Finding], catalog: C
     title = _title(lines)
     for number, line in lines:
         sig = told_of(line)
-        if (sig == signal.SIGABRT and line != title) or OUT_OF_MEMORY.search(line) or CHANGE.search(line):
+        if (sig is None or (sig == signal.SIGABRT and line != title)
+                or OUT_OF_MEMORY.search(line) or CHANGE.search(line)):
             continue
-        died = signalled({"exit_code": f"-{int(sig)}"}, catalog) if sig is not None else None
+        died = signalled({"exit_code": f"-{int(sig)}"}, catalog)
         if died is not None:
             finding = Finding(exception="", message=redact_text(line.strip()), line=number, kind="mention", partial=True)
             _explain(finding, died.entry, died.groups, line)

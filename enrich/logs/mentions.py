@@ -294,17 +294,17 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
     spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     start = LINE_MARKS.sub("", line, count=1)       # past a comment's, a quote's or a heading's marks
-    for entry in _starting_with(catalog).get(start.split(" ", 1)[0], ()):     # a line that starts a message and stops
+    heads = _starting_with(catalog)
+    for entry in heads.get(start.split(" ", 1)[0], ()):     # a line that starts a message and stops
         m = cut_match(entry.message, start)
         if m is not None and not _needs_site(entry, programs):
             return [Mention(number, entry.id, start, cut_values(m), True)]
     dropped = {}                 # a shortened title -> the words it dropped
     if line.startswith("# "):
         title = CJK_AFTER_ASCII.sub(" ", line[2:])      # "shared memory的报错": the poster's words begin there
-        starts = [title] + [title[m.end():] for n, m in zip(range(8), TITLE_STARTS.finditer(title))]
+        starts = [title] + [title[m.end():] for m in islice(TITLE_STARTS.finditer(title), 8)]
         # after the writer's subject ("llava-next-72b CUDA out of memory"): a capitalised word that starts a message
-        heads = _starting_with(catalog)
-        starts += [title[m.start():] for n, m in zip(range(8), TITLE_WORD.finditer(title, 1)) if m.group(1) in heads]
+        starts += [title[m.start():] for m in islice(TITLE_WORD.finditer(title, 1), 8) if m.group(1) in heads]
         spans += starts
         for start in starts:
             for short in _without_last_words(start):
