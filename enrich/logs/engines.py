@@ -1,8 +1,8 @@
 """Which program a pasted text comes from, by its paths and log lines. sglang raised copies of
 vLLM's messages for years (the model registry, the FP8 block checks): in a text that shows only
 sglang, a vLLM entry matched on the words alone explains the wrong engine, and the other way round.
-ptxas says the same words under Triton as under XLA, tinygrad or an MLIR pipeline of one's own,
-nvcc and ninja under FlashInfer's JIT as under sglang's (and under a CMake build of FlashInfer's
+ptxas says the same words under Triton as under XLA, tinygrad, Numba or an MLIR pipeline of one's
+own, nvcc and ninja under FlashInfer's JIT as under sglang's (and under a build of FlashInfer's
 sources), llama.cpp's ggml reports CUDA and Metal failures in the words torch and MLX use (as XLA,
 CNTK and other CUDA programs do CUDA's), and Megatron and DeepSpeed check their parallel sizes in
 sglang's words.
@@ -28,9 +28,9 @@ MARKS = {
     # the word anywhere: its paths, its kernels' names (triton_poi_...), its messages
     "triton": re.compile(r"(?i)triton"),
     # other compilers that run ptxas and CUDA themselves: XLA (jaxlib, TensorFlow's stream
-    # executor), tinygrad, MLIR's GPU pipeline
+    # executor), tinygrad, MLIR's GPU pipeline, Numba's CUDA target (and its nvJitLink binding)
     "compilers": re.compile(r"\bjaxlib\b|XlaRuntimeError|\btensorflow/(?:stream_executor|compiler)\b|\btinygrad\b|/tinycuda_"
-                            r"|MlirCompilerError|gpu-lower-to-nvvm"),
+                            r"|MlirCompilerError|gpu-lower-to-nvvm|\bnumba[.-]cuda\b|\bpynvjitlink\b"),
     "torch": re.compile(r"(?i)torch"),
     "mlx": re.compile(r"(?i)\bmlx"),
     # FlashInfer's JIT at work (its logger, its cache and source directories), and sglang's own JIT
@@ -43,10 +43,10 @@ MARKS = {
                            r"|\b(?:megatron\.core|deepspeed\.(?:runtime|utils|moe)|colossalai)\b"),
     # llama.cpp's ggml checks its own CUDA and Metal calls, in CUDA's and Metal's words
     "ggml": re.compile(r"\bggml[-_]|\bllama\.cpp\b|\bllama_(?:model|init|new_context|decode)\w*|\bllama-(?:server|cli)\b"),
-    # a CMake project's build (FetchContent's sources, make's stop): a library's sources compiled
-    # into one's own program, not a kernel JIT-built on first use
-    "cmake": re.compile(r"\bFetchContent_\w+|CMakeLists\.txt|\bcmake --build\b|\bCMake Error\b"
-                        r"|/_deps/[\w.-]+-src/|\bmake\[\d+\]: \*\*\*"),
+    # a library's sources compiled into one's own program, not a kernel JIT-built on first use: a
+    # CMake project's build (FetchContent's sources, make's stop), FlashInfer's headers vendored
+    "source-build": re.compile(r"\bFetchContent_\w+|CMakeLists\.txt|\bcmake --build\b|\bCMake Error\b"
+                               r"|/_deps/[\w.-]+-src/|\bmake\[\d+\]: \*\*\*|[\\/](?:third_party|3rdparty)[\\/]flashinfer[\\/]"),
     # other programs that check their own CUDA calls in CUDA's words: CNTK, Leela Chess Zero,
     # the container toolkit's hook, darknet, ONNX Runtime, MXNet, PaddlePaddle, CuPy
     "cuda-apps": re.compile(r"(?i)\bcntk\b|[\\/]lc0[\\/]|nvidia-container-cli\b|\blibnvidia-container\b|\bdarknet\b"
@@ -62,8 +62,8 @@ RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compil
           "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
 # entries of a program that more rivals share: torch's CUDA runtime errors, which XLA and the
 # other CUDA programs word alike (not its NCCL ones, which NCCL words alike under any framework);
-# FlashInfer's JIT build, whose compiler lines a CMake build of its sources prints alike
-RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}, "flashinfer/jit-": {"cmake"}}
+# FlashInfer's JIT build, whose compiler lines a build of its sources prints alike
+RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}, "flashinfer/jit-": {"source-build"}}
 
 
 def _rivals(entry_id: str) -> set[str]:

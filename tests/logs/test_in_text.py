@@ -200,3 +200,24 @@ def test_ptxas_words_without_its_name_where_torch_compile_is_at_work():
     [finding] = found(text)
     assert finding.id == "triton/ptxas-unknown-arch" and finding.values["arch"] == "sm_89"
     assert not any(f.id for f in found(text.replace("torch.compile", "jax.jit").replace("cu116", "jaxlib 0.4")))
+
+
+def test_a_title_with_sgl_kernels_undefined_torch_symbol_without_its_library_path():
+    """The symbol after the words "sgl_kernel undefined symbol" is sgl-kernel's; after another
+    library's path it is that library's."""
+    title = "# [Bug] Import error sgl_kernel undefined symbol: _ZN3c104cuda9SetDeviceEab\n"
+    assert [f.id for f in found(title)] == ["sglang/sgl-kernel-undefined-symbol"]
+    other = ("import sgl_kernel works, flash-attn does not:\n"
+             "ImportError: /x/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEab\n")
+    assert [f.id for f in found(other)] == [None]
+
+
+def test_an_identifier_the_compiler_did_not_know_in_a_text_that_names_flashinfer():
+    """nvcc's 'identifier "X" is undefined', retold, is FlashInfer's build failing in a text that
+    names it; not where the text shows FlashInfer's headers vendored into another build."""
+    told = "FlashInfer JIT compilation fails with \"identifier 'entry' is undefined\" when enabling the profiler\n"
+    assert [f.id for f in found(told)] == ["flashinfer/jit-build-failed"]
+    vendored = ("Rebuilding my kernels after bumping FlashInfer fails:\n"
+                "kernels/third_party/flashinfer/include/flashinfer/attention/../fastdiv.cuh(39): error: "
+                "identifier \"impl_\" is undefined\n")
+    assert [f.id for f in found(vendored)] == [None]

@@ -476,6 +476,15 @@ def test_a_cmake_build_of_flashinfers_sources_is_not_its_jit():
     assert ids(named + jit + error.replace("/data/A/build/_deps/flashinfer-src/src/", "")) == ["flashinfer/jit-build-failed"]
 
 
+def test_ptxas_under_numbas_cuda_target_is_not_tritons():
+    """Numba's CUDA target links its PTX through the driver or nvJitLink; the PTX-version words are
+    ptxas's, and Triton's fixes (TRITON_PTXAS_PATH, a newer Triton) are not for it."""
+    ptxas = "ptxas application ptx input, line 9; fatal   : Unsupported .version 8.7; current version is '8.4'\n"
+    assert ids("@cuda.jit kernels fail through numba-cuda:\n" + ptxas) == []
+    assert ids("pynvjitlink.api.NvJitLinkError: NVJITLINK_ERROR_PTX_COMPILE error\n" + ptxas) == []
+    assert ids("triton.compile of my kernel fails:\n" + ptxas) == ["triton/ptxas-ptx-version"]
+
+
 def test_cpythons_bootstrapping_error_is_vllms_case_only_in_a_text_that_names_vllm():
     """Any script that spawns at import time gets CPython's words; vllm/spawn-main-guard explains
     a script that builds vLLM's engine at module level."""

@@ -1383,6 +1383,13 @@ def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
     # the Hub's answer to a fine-grained token without access to gated repositories
     ("403 Forbidden: Please enable access to public gated repositories in your fine-grained token settings to view "
      "this repository.\n", "transformers/repo-not-found"),
+    # a DataLoader worker's pid written as a placeholder
+    ("RuntimeError: DataLoader worker (pid xxx) is killed by signal: Bus error.\n", "process/bus-error"),
+    # faulthandler's line told in prose, with a full stop
+    ("the server process crashes with a Fatal Python error: Segmentation fault.\n", "process/segfault"),
+    # a page's rendered markdown, which drops the backticks around `quantization`
+    ("ValueError: Quantization method specified in the model config (marlin) does not match the quantization method "
+     "specified in the quantization argument (gptq).\n", "vllm/quantization-mismatch"),
 ])
 def test_wordings_retyped_on_web_pages(text, entry):
     assert [f.id for f in read(text)] == [entry]
