@@ -1387,6 +1387,9 @@ def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
     ("RuntimeError: DataLoader worker (pid xxx) is killed by signal: Bus error.\n", "process/bus-error"),
     # faulthandler's line told in prose, with a full stop
     ("the server process crashes with a Fatal Python error: Segmentation fault.\n", "process/segfault"),
+    # vLLM's re-raise of the allocator's OOM in its sampler's warm-up, hard-wrapped
+    ("RuntimeError: CUDA out of memory occurred when warming up sampler with 1024 \ndummy requests. Please try "
+     "lowering `max_num_seqs` or `gpu_memory_utilization` when \ninitializing the engine.\n", "torch/cuda-oom"),
     # a page's rendered markdown, which drops the backticks around `quantization`
     ("ValueError: Quantization method specified in the model config (marlin) does not match the quantization method "
      "specified in the quantization argument (gptq).\n", "vllm/quantization-mismatch"),
