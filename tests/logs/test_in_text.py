@@ -221,3 +221,11 @@ def test_an_identifier_the_compiler_did_not_know_in_a_text_that_names_flashinfer
                 "kernels/third_party/flashinfer/include/flashinfer/attention/../fastdiv.cuh(39): error: "
                 "identifier \"impl_\" is undefined\n")
     assert [f.id for f in found(vendored)] == [None]
+
+
+def test_ninjas_own_error_in_a_text_that_names_flashinfer():
+    """ninja's "ninja: error: ..." (two processes sharing one JIT directory) is FlashInfer's build
+    failing where the text names FlashInfer; alone it is any ninja build's."""
+    error = "concurrent FlashInfer JIT builds fail with `ninja: error: opening build log: No such file or directory`\n"
+    assert [f.id for f in found(error)] == ["flashinfer/jit-build-failed"]
+    assert [f.id for f in found("make fails: ninja: error: opening build log: No such file or directory\n")] == [None]
