@@ -37,6 +37,10 @@ DEFINITION = re.compile(r"(?:async\s+)?def\s|class\s|\)\s*->\s")
 # an exception printed as its repr: ValueError('...'), IncompatibleTypeErrorImpl("...")
 REPR = re.compile(r"(?:^|(?<=[\s`'\"(:]))(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Impl|Failure)\w*)"
                   r"\((?P<q>['\"])(?P<message>.{8,}?)(?P=q)\)")
+# the arguments of a log call that logging could not format ("--- Logging error ---", then
+# "Message: 'Error getting repo files'" and "Arguments: (HFValidationError(...),)"): an exception
+# there was caught and handed to the logger, not raised
+LOGGED_ARGUMENTS = "Arguments: ("
 # Error lines that are not exceptions: ERROR-level log records, compiler diagnostics, CUDA kernel asserts.
 LOG_ERROR = re.compile(r"(?:^|(?<=[\s\]]))(?:(?:ERROR|CRITICAL|FATAL)(?::|\s)|\[(?:ERROR|CRITICAL|FATAL)\]:?"
                        r"(?:\s*[\d:. -]+\s)?|(?<![\w-])error:)\s*(?P<message>\S.*)$|(?P<nccl>NCCL (?:failure|error)\b.*)$")
@@ -463,7 +467,7 @@ class Parser:
         if message:   # held back: it may be the log message of a traceback printed next
             s.log_error = TextException(type="", message=message[:MAX_MESSAGE], line=number,
                                         stream=s.name, kind="log", repeats=repeats)
-        elif "(" in text and (m := REPR.search(text)):
+        elif "(" in text and not stripped.startswith(LOGGED_ARGUMENTS) and (m := REPR.search(text)):
             # in a raise statement, literals written side by side are one string ("... NCCL " "built in")
             message = re.sub(f"{m['q']}\\s+{m['q']}", "", m["message"])
             self.found.append(TextException(type=m["type"], message=message[:MAX_MESSAGE], line=number,
@@ -543,8 +547,10 @@ def read_lines(lines: Iterable[str], paste: bool = False) -> tuple[list[TextExce
 
 
 def _kept(line: Line) -> tuple[int, str]:
-    """A peeled line as read for quotes: a warning says the process went on, so what it quotes is no failure."""
-    return line.number, "" if line.level in WARNING_LEVELS else line.text
+    """A peeled line as read for quotes: a warning says the process went on, and a log call's
+    arguments were handed to the logger, so what they quote is no failure."""
+    handled = line.level in WARNING_LEVELS or line.text.lstrip().startswith(LOGGED_ARGUMENTS)
+    return line.number, "" if handled else line.text
 
 
 def parse_text(text: str) -> list[TextException]:

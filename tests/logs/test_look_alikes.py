@@ -476,6 +476,17 @@ def test_a_cmake_build_of_flashinfers_sources_is_not_its_jit():
     assert ids(named + jit + error.replace("/data/A/build/_deps/flashinfer-src/src/", "")) == ["flashinfer/jit-build-failed"]
 
 
+def test_an_exception_handed_to_a_log_call_that_logging_could_not_format_is_no_failure():
+    """Python's "--- Logging error ---" report prints the call's arguments: vLLM's probe of the Hub
+    for a local path logged its HFValidationError there and went on loading from that path."""
+    report = ("--- Logging error ---\n"
+              "Message: 'Error getting repo files'\n"
+              "Arguments: (HFValidationError(\"Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+              "'/models/Llama-3-1-8B-Instruct'. Use `repo_type` argument if needed.\"),)\n"
+              "INFO 02-22 19:54:23 llm_engine.py:234] Initializing a V0 LLM engine\n")
+    assert ids(report) == []
+
+
 def test_ptxas_under_numbas_cuda_target_is_not_tritons():
     """Numba's CUDA target links its PTX through the driver or nvJitLink; the PTX-version words are
     ptxas's, and Triton's fixes (TRITON_PTXAS_PATH, a newer Triton) are not for it."""

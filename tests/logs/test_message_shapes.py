@@ -1390,6 +1390,11 @@ def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
     # vLLM's re-raise of the allocator's OOM in its sampler's warm-up, hard-wrapped
     ("RuntimeError: CUDA out of memory occurred when warming up sampler with 1024 \ndummy requests. Please try "
      "lowering `max_num_seqs` or `gpu_memory_utilization` when \ninitializing the engine.\n", "torch/cuda-oom"),
+    # torch 0.4's numbered wording of the CUDA error
+    ("RuntimeError: CUDA error (10): invalid device ordinal\n", "torch/cuda-invalid-device"),
+    # torch's warning at its first CUDA call that it holds no code for the GPU, alone
+    ("NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n",
+     "torch/cuda-no-kernel-image"),
     # a page's rendered markdown, which drops the backticks around `quantization`
     ("ValueError: Quantization method specified in the model config (marlin) does not match the quantization method "
      "specified in the quantization argument (gptq).\n", "vllm/quantization-mismatch"),
