@@ -289,6 +289,10 @@ class Parser:
             read = (Frame(module_of(frame["file"]), (frame["func"] or "").strip(), int(frame["line"]), frame["file"],
                           _source="") if frame else notebook.frame(text, module_of))
             if read is not None:
+                if frame and s.current.partial and s.flat and len(s.current.frames) == 1 and not s.shift:
+                    # a headless paste whose selection began at its first frame's text: the
+                    # traceback is indented as a whole by what the next frame has beyond two spaces
+                    s.shift, s.shift_seen = max(len(text) - len(text.lstrip(" ")) - 2, 0), True
                 s.current.frames.append(read)
                 s.state, s.open_brackets = "source", None
                 s.flat = bool(frame) and not text[:1].isspace()

@@ -1454,3 +1454,19 @@ def test_an_indented_header_over_frames_printed_as_usual_is_read_as_before():
             "initializing the engine.\n")
     [finding] = read(text)
     assert finding.id == "vllm/no-kv-cache-memory" and finding.exception == "ValueError" and not finding.partial
+
+
+def test_a_headless_traceback_whose_first_frame_lost_the_indentation_of_the_whole():
+    """A selection that began at the first frame's text: that frame at the margin, the rest of the
+    traceback indented as a whole (frames four spaces deeper than their exception line)."""
+    text = ('File "python3.12/site-packages/flashinfer/jit/core.py", line 145, in load\n'
+            "        loader.load_library(so_path)\n"
+            '      File "/lib/python3.12/site-packages/torch/_ops.py", line 1478, in load_library\n'
+            "        ctypes.CDLL(path)\n"
+            '      File "/python3.12/ctypes/__init__.py", line 379, in __init__\n'
+            "        self._handle = _dlopen(self._name, mode)\n"
+            "                      ^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+            "    OSError: /root/.cache/flashinfer/90/cached_ops/sampling/sampling.so: invalid ELF header\n")
+    [finding] = read(text)
+    assert finding.exception == "OSError" and finding.id == "flashinfer/jit-build-failed"
+    assert finding.values["workdir"] == "/root/.cache/flashinfer/90/cached_ops/sampling"
