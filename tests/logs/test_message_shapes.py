@@ -1395,6 +1395,11 @@ def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
     # torch's warning at its first CUDA call that it holds no code for the GPU, alone
     ("NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n",
      "torch/cuda-no-kernel-image"),
+    # vLLM's start-up memory check and its V0 KV-cache check, retold with a part elided
+    ("ValueError: Free memory on device cuda:0 (66.08/184.3 GiB) ... is less than desired GPU memory utilization "
+     "(0.6, 110.58 GiB)\n", "vllm/startup-free-memory"),
+    ("ValueError: The model's max seq len (32768) is larger than the maximum number of tokens that can be stored in "
+     "KV cache. Try increasing gpu_memory_utilization or decreasing max_model_len.\n", "vllm/kv-cache-max-seq-len-v0"),
     # a page's rendered markdown, which drops the backticks around `quantization`
     ("ValueError: Quantization method specified in the model config (marlin) does not match the quantization method "
      "specified in the quantization argument (gptq).\n", "vllm/quantization-mismatch"),
