@@ -44,9 +44,12 @@ TOKEN = re.compile(
     r"|(?P<bar> *\|)(?= )")                                               # a CI viewer's column
 # after a timestamp only: syslog and journald's ``host unit[pid]:``
 SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
-# after a timestamp only: Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s".
-# Its level is not kept: servers log a request's failure as a WARNING ("POST /load -> 500: <error>")
-DASHED = re.compile(r"-(?: [\w.<>:-]+ -)? (?:" + "|".join(LEVELS) + r") -(?= |$)")
+# after a timestamp only: Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s",
+# with a request's id in brackets after the level in some servers' formats ("ERROR - [-] - ").
+# Only an error's level is kept: servers log a request's failure as a WARNING ("POST /load -> 500:
+# <error>"), whose quotes a warning's level would hide
+DASHED = re.compile(r"-(?: [\w.<>:-]+ -)? (?P<level>" + "|".join(LEVELS) + r") -(?: \[[\w.:-]*\] -)?(?= |$)")
+DASHED_KEPT = ("ERROR", "CRITICAL", "FATAL")
 # tokens never indented content: a timestamp, glog's, vLLM's "ERROR 06-29 13:11:30", a process tag
 # (after spaces or a tab: GitHub Actions' log viewer puts "<time> \t" before each line it copies)
 STRONG = re.compile(rf"[ \t]+(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d"
@@ -148,7 +151,7 @@ def _token(text: str, pos: int, after_time: bool, after_tag: bool = False) -> tu
             return m.end(), m["tag"] if m.re is SYSLOG_TAG else "", "", False
         m = DASHED.match(text, pos)
         if m:
-            return m.end(), "", "", False
+            return m.end(), "", m["level"] if m["level"] in DASHED_KEPT else "", False
     m = TOKEN.match(text, pos)
     if m is None:
         return None

@@ -71,6 +71,9 @@ FRAME = '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_work
     # Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s", and without the name
     ("2024-12-16 17:10:56,770 - root - ERROR - Traceback (most recent call last):", "", "Traceback (most recent call last):"),
     (f"2026-04-07 13:39:50,007 - WARNING - {FRAME}", "", FRAME),
+    # and a server's request id in brackets after the level
+    ("2026-06-05 10:22:00,777 - root - ERROR - [-] - Model type gemma4_unified not supported.", "",
+     "Model type gemma4_unified not supported."),
 ])
 def test_a_wrapper_is_peeled_and_the_indentation_kept(raw, stream, content):
     assert strip_prefixes(raw) == (stream, content)
@@ -83,6 +86,12 @@ def test_levels_carried_by_prefixes():
     assert line.level == "W" and line.text.startswith("[c10d] The server socket")
     [line] = peeler.peel(2, "ERROR 07-28 15:07:22 [core.py:632] RuntimeError: CUDA error: no kernel image")
     assert line.level == "ERROR" and line.text == "RuntimeError: CUDA error: no kernel image"
+    # Python logging's dashed format keeps an error's level, not a warning's (servers log a
+    # request's failure as a warning, and a warning's quotes are not read)
+    [line] = peeler.peel(3, "2026-06-05 10:22:00,777 - root - ERROR - boom")
+    assert line.level == "ERROR" and line.text == "boom"
+    [line] = peeler.peel(4, "2026-06-05 10:22:00,779 - omlx.server - WARNING - POST /load -> 500: boom")
+    assert line.level == "" and line.text == "POST /load -> 500: boom"
 
 
 def test_cri_partial_lines_are_joined():
