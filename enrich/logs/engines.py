@@ -17,9 +17,10 @@ import re
 from dataclasses import dataclass
 
 MARKS = {
-    # source paths and modules, the launcher, the scheduler's log prefix "[2025-03-10 14:17:52 TP6] "
+    # source paths and modules, the launcher, the scheduler's log prefix "[2025-03-10 14:17:52 TP6] ",
+    # the model runner's "Load weight end. avail mem=..." line
     "sglang": re.compile(r"\bsglang[./](?:srt|launch_server|bench_\w+)\b|\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: [A-Z]{2}\d+)+\]"
-                         r"|Scheduler hit an exception"),
+                         r"|Scheduler hit an exception|\bLoad weight end\. (?:type|avail mem)="),
     # source paths and modules, the log prefix "INFO 09-27 06:46:46 [engine.py:157]" (older releases
     # without the brackets), the worker and engine process tags
     "vllm": re.compile(r"\bvllm[./](?:engine|entrypoints|worker|v1|model_executor|executor|config|distributed)\b"

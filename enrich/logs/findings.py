@@ -97,11 +97,12 @@ def findings(stream: IO[str], catalog: Catalog | None = None, all: bool = False)
         read = "\n".join(text for _, text in lines)
         programs = Programs.of(whole, read)
         return group(found, catalog, all, mentions(lines, catalog, programs=programs), order, programs,
-                     shown((whole, read), catalog), lines)
+                     shown((whole, read), catalog, programs), lines)
     lines = []
     found = scan(_Rejoined(head, stream), lines)
     read = "\n".join(text for _, text in lines)
-    return group(found, catalog, all, programs=Programs.of(read, read), in_text=shown((read,), catalog), lines=lines)
+    programs = Programs.of(read, read)
+    return group(found, catalog, all, programs=programs, in_text=shown((read,), catalog, programs), lines=lines)
 
 
 class _Rejoined:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from enrich.catalog import Catalog
 from enrich.catalog.regex import captured
+from enrich.logs.engines import Programs
 from enrich.logs.mentions import MAX_LINE, Mention
 from enrich.logs.per_catalog import per_catalog
 
@@ -15,10 +16,13 @@ def _entries(catalog: Catalog) -> list:
     return [e for e in catalog.entries.values() if e.in_text is not None and e.retired is None]
 
 
-def shown(texts: tuple[str, ...], catalog: Catalog) -> list:
-    """The entries whose program the text shows, as written or as its lines read (a JSON log
-    line doubles a Windows path's backslashes)."""
-    return [e for e in _entries(catalog) if any(e.in_text.shows.search(text) for text in texts)]
+def shown(texts: tuple[str, ...], catalog: Catalog, programs: Programs = Programs()) -> list:
+    """The entries whose program the text shows: by its name or the entry's own marks, as written
+    or as its lines read (a JSON log line doubles a Windows path's backslashes); an entry without
+    marks of its own, also by the marks the reader knows the program by."""
+    return [e for e in _entries(catalog)
+            if any(e.in_text.shows.search(text) for text in texts)
+            or not e.in_text.marks and programs.shown.intersection(e.in_text.names)]
 
 
 def words_in(entries: list, said: str) -> tuple | None:

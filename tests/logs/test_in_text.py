@@ -229,3 +229,15 @@ def test_ninjas_own_error_in_a_text_that_names_flashinfer():
     error = "concurrent FlashInfer JIT builds fail with `ninja: error: opening build log: No such file or directory`\n"
     assert [f.id for f in found(error)] == ["flashinfer/jit-build-failed"]
     assert [f.id for f in found("make fails: ninja: error: opening build log: No such file or directory\n")] == [None]
+
+
+def test_sglangs_memory_error_cut_after_its_first_sentence_where_its_log_shows_sglang():
+    """sglang's model runner logs "Load weight end. avail mem=..."; under it, "Not enough memory."
+    is sglang's pool check cut after its first sentence, and a checkpoint tensor's KeyError its
+    lookup. Without sglang at work the words are anyone's."""
+    log = ("PP0: Load weight end. avail mem=13.12 GB, mem usage=64.54 GB\n"
+           "RuntimeError: Not enough memory.\n")
+    assert [f.id for f in found(log)] == ["sglang/not-enough-memory"]
+    assert [f.id for f in found("RuntimeError: Not enough memory.\n")] == [None]
+    keyerror = "PP1: Load weight end. avail mem=13.12 GB\nKeyError: 'model.layers.13.mlp.experts.w2_weight'\n"
+    assert [f.id for f in found(keyerror)] == ["sglang/load-weights-unknown-tensor"]
