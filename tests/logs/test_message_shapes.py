@@ -1475,3 +1475,22 @@ def test_a_headless_traceback_whose_first_frame_lost_the_indentation_of_the_whol
     [finding] = read(text)
     assert finding.exception == "OSError" and finding.id == "flashinfer/jit-build-failed"
     assert finding.values["workdir"] == "/root/.cache/flashinfer/90/cached_ops/sampling"
+
+
+def test_torchruns_summary_of_a_worker_a_signal_ended_cut_before_its_signal_line():
+    """torchrun reports a worker a signal ended as a negative exit code; the summary's
+    "traceback : Signal 9 (SIGKILL) received by PID" line may be cut off the paste."""
+    text = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+            "============================================================\n"
+            "train.py FAILED\n"
+            "------------------------------------------------------------\n"
+            "Root Cause (first observed failure):\n"
+            "[0]:\n"
+            "  time      : 2024-09-09_09:36:56\n"
+            "  host      : f5735d9ffd4f\n"
+            "  rank      : 7 (local_rank: 7)\n"
+            "  exitcode  : -9 (pid: 3309)\n"
+            "  error_file: <N/A>\n"
+            "  traceback : Signal 9 (SIGKILL) receive")
+    [finding] = read(text)
+    assert finding.id == "process/killed" and finding.values["pid"] == "3309"
