@@ -1400,6 +1400,9 @@ def test_an_error_a_terminal_wrapped_mid_word_is_read_whole():
      "(0.6, 110.58 GiB)\n", "vllm/startup-free-memory"),
     ("ValueError: The model's max seq len (32768) is larger than the maximum number of tokens that can be stored in "
      "KV cache. Try increasing gpu_memory_utilization or decreasing max_model_len.\n", "vllm/kv-cache-max-seq-len-v0"),
+    # the watchdog's timeout written with its sequence and its time elided
+    ("Watchdog caught collective operation timeout: WorkNCCL(..., OpType=ALLREDUCE, Timeout(ms)=600000) ran for ... ms "
+     "before timing out.\n", "torch/nccl-watchdog-timeout"),
     # a page's rendered markdown, which drops the backticks around `quantization`
     ("ValueError: Quantization method specified in the model config (marlin) does not match the quantization method "
      "specified in the quantization argument (gptq).\n", "vllm/quantization-mismatch"),
