@@ -32,6 +32,9 @@ MARKS = {
     # executor), tinygrad, MLIR's GPU pipeline, Numba's CUDA target (and its nvJitLink binding)
     "compilers": re.compile(r"\bjaxlib\b|XlaRuntimeError|\btensorflow/(?:stream_executor|compiler)\b|\btinygrad\b|/tinycuda_"
                             r"|MlirCompilerError|gpu-lower-to-nvvm|\bnumba[.-]cuda\b|\bpynvjitlink\b"),
+    # XLA assembling PTX itself (its stream executor's words, its source paths): under jax-triton
+    # and Pallas, Triton writes the PTX and XLA's ptxas assembles it
+    "xla-ptxas": re.compile(r"\bptxas exited with non-zero error code\b|\bxla/(?:service|stream_executor|pjrt)/"),
     "torch": re.compile(r"(?i)torch"),
     "mlx": re.compile(r"(?i)\bmlx"),
     # FlashInfer's JIT at work (its logger, its cache and source directories), and sglang's own JIT
@@ -65,6 +68,9 @@ RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compil
 # other CUDA programs word alike (not its NCCL ones, which NCCL words alike under any framework);
 # FlashInfer's JIT build, whose compiler lines a build of its sources prints alike
 RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}, "flashinfer/jit-": {"source-build"}}
+# rivals whose texts do not get the entry even where they show its program too: ptxas's words where
+# XLA ran ptxas, whatever the text says of Triton (jax-triton's kernels)
+OVERRULED_BY = {"triton/ptxas-": {"xla-ptxas"}}
 
 
 def _rivals(entry_id: str) -> set[str]:
@@ -94,9 +100,12 @@ class Programs:
 
     def refuse(self, entry_id: str) -> bool:
         """The entry is a program's own, and the text shows a rival of that program but not it, or,
-        showing neither, names a rival but not it (sglang's issue quoting its copy of vLLM's words)."""
+        showing neither, names a rival but not it (sglang's issue quoting its copy of vLLM's words),
+        or shows a rival that overrules the program."""
         program = entry_id.split("/", 1)[0]
         rivals = _rivals(entry_id)
+        if any(entry_id.startswith(prefix) and overruling & self.shown for prefix, overruling in OVERRULED_BY.items()):
+            return True
         if program in self.shown:
             return False
         return bool(rivals & self.shown) or (program not in self.named and bool(rivals & self.named))

@@ -226,15 +226,17 @@ def test_a_message_quoted_in_a_warning_is_no_failure():
 
 def test_ptxas_run_by_another_compiler_is_not_tritons():
     """XLA, tinygrad and MLIR pipelines run ptxas too; its words are Triton's error only where the
-    text does not show another compiler without Triton."""
+    text does not show another compiler without Triton, and never where XLA says it ran ptxas
+    (jax-triton's kernels are Triton's, their PTX assembled by XLA)."""
     ptxas = "ptxas /tmp/x.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '8.2'\n"
+    triton = 'File "/usr/lib/python3/site-packages/triton/compiler/compiler.py", line 9, in compile\n'
     assert ids(ptxas) == ["triton/ptxas-ptx-version"]
-    for other in ("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CustomCall failed: ptxas exited with non-zero error code 65280, output: ",
-                  "Failed to generate SASS Command '['ptxas', '-arch=sm_61', '-o', '/tmp/tinycuda_03fe']' returned non-zero exit status 255.\n",
+    for other in ("Failed to generate SASS Command '['ptxas', '-arch=sm_61', '-o', '/tmp/tinycuda_03fe']' returned non-zero exit status 255.\n",
                   '"name": "MlirCompilerError",\n'):
         assert ids(other + ptxas) == []
-        assert ids(other + ptxas + 'File "/usr/lib/python3/site-packages/triton/compiler/compiler.py", line 9, in compile\n') == \
-            ["triton/ptxas-ptx-version"]
+        assert ids(other + ptxas + triton) == ["triton/ptxas-ptx-version"]
+    xla = "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CustomCall failed: ptxas exited with non-zero error code 65280, output: "
+    assert ids(xla + ptxas) == [] and ids(xla + ptxas + triton) == []
 
 
 def test_a_message_tagged_with_where_it_ran():
@@ -485,6 +487,17 @@ def test_an_exception_handed_to_a_log_call_that_logging_could_not_format_is_no_f
               "'/models/Llama-3-1-8B-Instruct'. Use `repo_type` argument if needed.\"),)\n"
               "INFO 02-22 19:54:23 llm_engine.py:234] Initializing a V0 LLM engine\n")
     assert ids(report) == []
+
+
+def test_ptxas_that_xla_ran_is_not_tritons_even_where_the_text_names_triton():
+    """jax-triton's kernels are Triton's, but XLA's own ptxas assembles their PTX: Triton's fixes
+    (TRITON_PTXAS_PATH, a newer Triton) do not reach it."""
+    xla = ("jax-triton's blocksparse example fails:\n"
+           "INTERNAL: ptxas exited with non-zero error code 65280, output: ptxas /tmp/tempfile-1, line 5; "
+           "fatal   : Unsupported .version 8.0; current version is '7.8'\n")
+    assert ids(xla) == []
+    triton = "triton.compile of my kernel fails:\nptxas /tmp/k.ptx, line 5; fatal   : Unsupported .version 8.0; current version is '7.8'\n"
+    assert ids(triton) == ["triton/ptxas-ptx-version"]
 
 
 def test_ptxas_under_numbas_cuda_target_is_not_tritons():
