@@ -28,6 +28,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|
                   r"|\bESC\[(?:\d{1,3};)*\d{1,3}m"                   # ESC as a pager or a web page names it
                   r"|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m")          # the last: ESC lost in a paste
 LEVELS = ("DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL", "NOTICE", "TRACE")
+ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})     # and glog's letters
 TIME = (r"(?:\d{4}[-/]\d\d[-/]\d\d[T -]|\d\d[-/]\d\d[-/]\d{4}[-T ]|\d\d[-/]\d\d[ T]|[A-Z][a-z]{2} [ \d]\d )?"
         r"\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?(?: ?(?:UTC|GMT))?")
 TOKEN = re.compile(
@@ -49,7 +50,6 @@ SYSLOG_TAG = re.compile(r"(?P<host>[\w.-]+) (?P<tag>[\w.@/-]+\[\d+\]):(?= |$)")
 # Only an error's level is kept: servers log a request's failure as a WARNING ("POST /load -> 500:
 # <error>"), whose quotes a warning's level would hide
 DASHED = re.compile(r"-(?: [\w.<>:-]+ -)? (?P<level>" + "|".join(LEVELS) + r") -(?: \[[\w.:-]*\] -)?(?= |$)")
-DASHED_KEPT = ("ERROR", "CRITICAL", "FATAL")
 # tokens never indented content: a timestamp, glog's, vLLM's "ERROR 06-29 13:11:30", a process tag
 # (after spaces or a tab: GitHub Actions' log viewer puts "<time> \t" before each line it copies)
 STRONG = re.compile(rf"[ \t]+(?:{TIME}|[IWEF]\d{{3,4}} \d\d:\d\d|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d"
@@ -151,7 +151,7 @@ def _token(text: str, pos: int, after_time: bool, after_tag: bool = False) -> tu
             return m.end(), m["tag"] if m.re is SYSLOG_TAG else "", "", False
         m = DASHED.match(text, pos)
         if m:
-            return m.end(), "", m["level"] if m["level"] in DASHED_KEPT else "", False
+            return m.end(), "", m["level"] if m["level"] in ERROR_LEVELS else "", False
     m = TOKEN.match(text, pos)
     if m is None:
         return None

@@ -17,7 +17,7 @@ from enrich.facts import MAX_MESSAGE, Frame
 from enrich.logs import notebook
 from enrich.logs.native import TERMINATE, WHAT, compiler_error, is_hint, native_error, nccl_return
 from enrich.logs.paste import wrapped_rows
-from enrich.logs.peel import MAX_PIECES, Line, Peeler, whole_line
+from enrich.logs.peel import ERROR_LEVELS, MAX_PIECES, Line, Peeler, whole_line
 from enrich.logs.shell import killed_by
 
 TRACEBACK = "Traceback (most recent call last):"
@@ -66,7 +66,6 @@ REPORT_LEAD = re.compile(r"[!:]\s*$")
 REPORT_PART = re.compile(r"^[A-Z][\w ()/,.'-]{0,78}:$")
 PROGRESS = re.compile(r"^\d{1,3}%\|")                              # tqdm's bar
 SEPARATOR_TAIL = re.compile(r"(?:\n[=\-_*~#]{3,})+$")                 # a ruler a paste put after the message
-ERROR_LEVELS = frozenset({"ERROR", "CRITICAL", "FATAL", "E", "F"})
 QUIET_LEVELS = frozenset({"INFO", "DEBUG", "WARNING", "WARN", "NOTICE", "TRACE", "I", "W"})
 WARNING_LEVELS = frozenset({"WARNING", "WARN", "W"})
 ROOTS = ("sglang", "vllm", "mlx_lm", "mlx", "torch", "triton", "transformers", "flashinfer", "sgl_kernel",
