@@ -13,8 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_wheel_carries_patterns_and_integrations(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                    str(ROOT), "-w", str(tmp_path)], check=True, capture_output=True)
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
+                            str(ROOT), "-w", str(tmp_path)], check=True, capture_output=True, text=True)
+    # a folder of data not listed as a package makes setuptools warn on every user's install
+    assert "is absent from the `packages` configuration" not in build.stdout + build.stderr
     [wheel] = tmp_path.glob("enrich_llm-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     for pattern_file in (ROOT / "patterns").rglob("*.toml"):
