@@ -321,8 +321,15 @@ def _raised_class(source: str) -> str:
 
 
 def _raises(entry, source: str) -> bool:
-    """The printed raise line holds the leading text of one of the entry's messages."""
-    return entry.message is not None and bool(source) and any(lead[:24] in source for lead in _leads(entry.message))
+    """The printed raise line holds the leading text of one of the entry's messages (a whole
+    word of it: "Assertion" is not held by "AssertionError")."""
+    return entry.message is not None and bool(source) and any(_holds(source, lead) for lead in _leads(entry.message))
+
+
+def _holds(source: str, lead: str) -> bool:
+    if len(lead) > 24:              # a long lead's first characters, which may stop mid-word
+        return lead[:24] in source
+    return re.search(re.escape(lead) + (r"(?!\w)" if lead[-1:].isalnum() else ""), source) is not None
 
 
 def _from_unnamed_raise_line(facts, catalog: Catalog) -> Identified | None:

@@ -23,8 +23,10 @@ WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
 # a string literal assigned in code, right before the words ('msg = "Not enough memory. ...'):
 # source under review, not an error raised
 ASSIGNED = re.compile(r"\b[A-Za-z_]\w* = [rbfu]?[\"']$")
-# where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields
-STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)(?:\[\w+\])?=[\"']?|\s+")
+# where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields;
+# "ERROR:root:..." is Python logging's default format
+STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)(?:\[\w+\])?=[\"']?"
+                    r"|\b(?:ERROR|CRITICAL):[\w.-]*:|\s+")
 MAX_STARTS = 48
 OPENERS = re.compile(r"[`\"'(\[]+\s*")
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
@@ -311,7 +313,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
                 spans.append(short)
                 dropped[short] = start[len(short):]
     for span in spans:
-        if len(span) < 16:
+        if len(span.rstrip(" .…")) < 16:       # what is said before the poster's "..." (not "Expected shape ...")
             continue
         matched = {}
         for entry in word_candidates(catalog, span):

@@ -721,3 +721,17 @@ def test_a_system_librarys_symbol_missing_from_sgl_kernel_is_no_torch_mismatch()
     assert ids(line.format(site, "numa_get_membind")) == []
     assert ids(line.format(site, "_ZN3c104cuda9SetDeviceEa")) == ["sglang/sgl-kernel-undefined-symbol"]
     assert ids(line.format(site, "cuGreenCtxStreamCreate")) == ["sglang/sgl-kernel-undefined-symbol"]
+
+
+def test_a_quote_of_two_words_and_an_ellipsis_is_no_message():
+    """A change's description lists the messages it handles by their shapes ("Expected shape ...")."""
+    text = ('mlx-lm raises `ValueError` ("Missing N parameters", "Received N parameters not in model", or\n'
+            '"Expected shape ...") for checkpoints that legitimately omit or add weights.\n')
+    assert ids(text) == []
+
+
+def test_a_raise_line_of_assertionerror_is_not_a_kernels_assertion():
+    """A kernel's "... Assertion `...` failed." line starts with the word Assertion; a title's
+    `raise AssertionError(...)` holds those letters, not that word."""
+    title = '# raise AssertionError("Torch not compiled with CUDA enabled") AssertionError: Torch not compiled with CUDA enabled\n'
+    assert ids(title) == []

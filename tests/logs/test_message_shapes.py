@@ -1497,3 +1497,36 @@ def test_torchruns_summary_of_a_worker_a_signal_ended_cut_before_its_signal_line
             "  traceback : Signal 9 (SIGKILL) receive")
     [finding] = read(text)
     assert finding.id == "process/killed" and finding.values["pid"] == "3309"
+
+
+def test_a_message_quoted_with_pythons_default_log_format():
+    """logging.basicConfig() writes "LEVEL:logger:message"; quoted in prose, the message is after both."""
+    [finding] = read('report error "ERROR:root:Model type minicpm4 not supported."\n')
+    assert finding.id == "mlx-lm/model-type-unsupported" and finding.values["model_type"] == "minicpm4"
+
+
+def test_a_kernels_assertion_retyped_with_straight_quotes_and_wrapped():
+    text = ("```\n/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:93: operator(): block: [0,0,0], thread: [127,0,0] "
+            "Assertion '-sizes[i] <= index && index < sizes[i] &&\n"
+            "\"index out of bounds\"' failed.\n```\n")
+    [finding] = read(text)
+    assert finding.id == "torch/cuda-device-assert" and finding.values["kernel_file"] == "IndexKernel.cu"
+
+
+@pytest.mark.parametrize("text, entry_id", [
+    ("# Fatal python error:Bus error\n\nI deployed vllm on RTX4090 * 2 and encountered an error.\n", "process/bus-error"),
+    ('every rank then died in Gloo with "Unable to find address for: <ip>".\n', "torch/gloo-interface-not-found"),
+    ("Kernel builds under CUDA 13 fail with 'undefined reference to void flashinfer::BatchDecodeWithPagedKVCacheKernel'\n"
+     "in generate_ninja_build_for_op (flashinfer/jit/cpp_ext.py).\n", "flashinfer/jit-build-failed"),
+])
+def test_retyped_as_prose_writes_it(text, entry_id):
+    """Lower case and a lost space, a placeholder for the value, a linker's words in a FlashInfer JIT text."""
+    assert [f.id for f in read(text)] == [entry_id]
+
+
+def test_a_linker_failing_beside_flashinfer_is_not_its_jit():
+    """torch.compile's launcher build failing to link libcuda, in a log that also says FlashInfer is absent."""
+    text = ("WARNING 04-03 [topk_topp_sampler.py:63] FlashInfer is not available. Falling back to the PyTorch-native implementation.\n"
+            "/usr/bin/ld: cannot find -lcuda: No such file or directory\n"
+            "collect2: error: ld returned 1 exit status\n")
+    assert [f.id for f in read(text) if f.id] == []
