@@ -7,7 +7,7 @@ from __future__ import annotations
 from enrich.catalog import Catalog
 from enrich.catalog.regex import captured
 from enrich.logs.engines import Programs
-from enrich.logs.mentions import MAX_LINE, Mention
+from enrich.logs.mentions import MAX_LINE, Mention, assigned
 from enrich.logs.per_catalog import per_catalog
 
 
@@ -40,7 +40,7 @@ def in_text_mentions(lines: list[tuple[int, str]], entries: list) -> list[Mentio
     out = []
     for number, line in lines if entries else ():
         found = words_in(entries, line)
-        if found is not None:
+        if found is not None and not assigned(line, found[1].group(0)):     # a string in code under review
             entry, m = found
             out.append(Mention(number, entry.id, m.group(0).strip(), captured(m)))
     return out

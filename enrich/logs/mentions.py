@@ -94,7 +94,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     text_of = dict(lines)
     return [m for m in found if (m.text.startswith(STATEMENTS) or not PLACEHOLDER.search(m.text))
             and (catalog.entries[m.entry_id].warned or not _warned(text_of.get(m.line, ""), m.text))
-            and not _assigned(text_of.get(m.line, ""), m.text)
+            and not assigned(text_of.get(m.line, ""), m.text)
             and not _after_hip(text_of.get(m.line, ""), m.text)
             and (not wrapped or _one_program(m, catalog, programs))]     # joined lines: the caller's
 
@@ -121,7 +121,7 @@ def _warned(line: str, quote: str) -> bool:
     return at > 0 and WARNED.search(line, 0, at) is not None
 
 
-def _assigned(line: str, quote: str) -> bool:
+def assigned(line: str, quote: str) -> bool:
     """The words open a string literal that a line of code assigns."""
     at = line.find(quote)
     return at > 0 and ASSIGNED.search(line, 0, at) is not None

@@ -735,3 +735,11 @@ def test_a_raise_line_of_assertionerror_is_not_a_kernels_assertion():
     `raise AssertionError(...)` holds those letters, not that word."""
     title = '# raise AssertionError("Torch not compiled with CUDA enabled") AssertionError: Torch not compiled with CUDA enabled\n'
     assert ids(title) == []
+
+
+def test_a_compilers_words_assigned_to_a_string_in_reviewed_code_are_no_build_failing():
+    text = ("flashinfer/jit/cpp_ext.py:384\n"
+            "```shell\npython - <<'PY'\n"
+            "line = \"nvcc fatal   : Unsupported gpu architecture 'compute_120'\"\n"
+            "current = \"fatal error:\" in line\nPY\n```\n")
+    assert ids(text) == []
