@@ -24,9 +24,9 @@ WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
 # source under review, not an error raised
 ASSIGNED = re.compile(r"\b[A-Za-z_]\w* = [rbfu]?[\"']$")
 # where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields;
-# "ERROR:root:..." is Python logging's default format
+# "ERROR:root:..." is Python logging's default format; CJK prose may run into the message ("报错tokenizer ...")
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)(?:\[\w+\])?=[\"']?"
-                    r"|\b(?:ERROR|CRITICAL):[\w.-]*:|\s+")
+                    r"|\b(?:ERROR|CRITICAL):[\w.-]*:|(?<=[\u3000-\u9fff\uff00-\uffef])(?=[A-Za-z])|\s+")
 MAX_STARTS = 48
 OPENERS = re.compile(r"[`\"'(\[]+\s*")
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")

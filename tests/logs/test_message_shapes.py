@@ -1530,3 +1530,10 @@ def test_a_linker_failing_beside_flashinfer_is_not_its_jit():
             "/usr/bin/ld: cannot find -lcuda: No such file or directory\n"
             "collect2: error: ld returned 1 exit status\n")
     assert [f.id for f in read(text) if f.id] == []
+
+
+def test_a_message_that_cjk_prose_runs_into():
+    """Chinese prose often glues the quoted message to its own words: 报错tokenizer class ..."""
+    text = "使用hf进行测试的时候，报错tokenizer class Qwen2Tokenizer does not exist or is not currently imported.。这是\n"
+    [finding] = read(text)
+    assert finding.id == "transformers/tokenizer-class-unknown"
