@@ -25,8 +25,10 @@ WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
 ASSIGNED = re.compile(r"\b[A-Za-z_]\w* = [rbfu]?[\"']$")
 # where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields;
 # "ERROR:root:..." is Python logging's default format; CJK prose may run into the message ("报错tokenizer ...")
+# and so may a word typed without its space, before a capitalised acronym ("whyCUDA out of memory")
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)(?:\[\w+\])?=[\"']?"
-                    r"|\b(?:ERROR|CRITICAL):[\w.-]*:|(?<=[\u3000-\u9fff\uff00-\uffef])(?=[A-Za-z])|\s+")
+                    r"|\b(?:ERROR|CRITICAL):[\w.-]*:|(?<=[\u3000-\u9fff\uff00-\uffef])(?=[A-Za-z])|(?<=[a-z])(?=[A-Z]{2})"
+                    r"|\s+")
 MAX_STARTS = 48
 OPENERS = re.compile(r"[`\"'(\[]+\s*")
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")

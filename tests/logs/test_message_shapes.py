@@ -1537,3 +1537,10 @@ def test_a_message_that_cjk_prose_runs_into():
     text = "使用hf进行测试的时候，报错tokenizer class Qwen2Tokenizer does not exist or is not currently imported.。这是\n"
     [finding] = read(text)
     assert finding.id == "transformers/tokenizer-class-unknown"
+
+
+def test_a_message_a_word_runs_into_without_its_space():
+    text = ("# whyCUDA out of memory. Tried to allocate 130.00 MiB (GPU 1; 7.80 GiB total capacity; 5.91 GiB already "
+            "allocated; 33.56 MiB free; 6.09 GiB reserved in total by PyTorch)\n")
+    [finding] = read(text)
+    assert finding.id == "torch/cuda-oom" and finding.values["asked"] == "130.00 MiB"
