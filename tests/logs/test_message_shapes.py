@@ -1544,3 +1544,9 @@ def test_a_message_a_word_runs_into_without_its_space():
             "allocated; 33.56 MiB free; 6.09 GiB reserved in total by PyTorch)\n")
     [finding] = read(text)
     assert finding.id == "torch/cuda-oom" and finding.values["asked"] == "130.00 MiB"
+
+
+def test_cudas_own_words_quoted_alone_in_prose():
+    [finding] = read('许多开发者会遇到"invalid device ordinal"错误,这通常是由于混淆了物理设备序号和逻辑设备序号导致的。\n')
+    assert finding.id == "torch/cuda-invalid-device"
+    assert [f.id for f in read("the invalid device ordinal was 3, though only two GPUs are visible\n") if f.id] == []
