@@ -23,6 +23,11 @@ WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
 # a string literal assigned in code, right before the words ('msg = "Not enough memory. ...'):
 # source under review, not an error raised
 ASSIGNED = re.compile(r"\b[A-Za-z_]\w* = [rbfu]?[\"']$")
+# a line of code that tests for a message's words: if "out of memory" in str(e), msg == "..."
+# words before a quote that say the error did not happen ("I no longer get ...", "it doesn't say ...")
+DENIED = re.compile(r"\b(?:no longer|not|never|without|no more|instead of)\b|n't\b", re.IGNORECASE)
+DENIAL_REACH = 24     # characters before the quote that may hold them ("could not match ... and raised" does not deny)
+HANDLER_TEST = re.compile(r"[\"'`] +(?:not +)?in +\w|[=!]= *[\"'`]|[\"'`] *[=!]=|\b(?:if|elif|assert|except)\b[^\n]*[\"'`]")
 # where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields;
 # "ERROR:root:..." is Python logging's default format; CJK prose may run into the message ("报错tokenizer ...")
 # and so may a word typed without its space, before a capitalised acronym ("whyCUDA out of memory")
@@ -165,10 +170,15 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs)
     out = []
     for number, line in lines:
         words = set(LOWER_WORD.findall(line.lower()))
-        spans = [q.group(2) for q in QUOTED.finditer(line)]
-        # a title's quote of a message's start, by its longer words ('"cuda out of memory" error'; in
-        # prose a sentence may deny it, in code a handler test for it)
-        quoted = [said for said in map(_long_words, spans) if len(said) > 1] if line.startswith("# ") else []
+        quotes = list(QUOTED.finditer(line))
+        spans = [q.group(2) for q in quotes]
+        # a quote of a message's start, by its longer words ('"cuda out of memory" error', 'I got a
+        # "cuda out of memory"'); in prose, not after words that deny it, and not in code, where a
+        # handler tests for it
+        title = line.startswith("# ")
+        code = not title and HANDLER_TEST.search(line) is not None
+        quoted = [] if code else [said for q in quotes if (title or DENIED.search(line, max(0, q.start() - DENIAL_REACH), q.start()) is None)
+                                  and len(said := _long_words(q.group(2))) > 1]
         for entry, needed, leads, folded in index:
             if _needs_site(entry, programs):
                 continue

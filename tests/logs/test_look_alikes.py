@@ -359,7 +359,7 @@ def test_a_hub_url_written_for_a_repo_id_is_not_a_missing_path():
 def test_a_titles_message_after_a_dash_behind_an_errors_class():
     """A title "RuntimeError - CUDA out of memory" quotes the allocator's head; a dash after words
     that are no error's class starts no message; a short head retyped in lower case and quoted in
-    prose or code is no error (a sentence may deny it, a handler may test for it)."""
+    prose that denies it, or in code that tests for it, is no error."""
     assert ids("a/b · issue #4 · closed\n# RuntimeError - CUDA out of memory\n") == ["torch/cuda-oom"]
     assert ids("a/b · issue #81 · closed\n# Unable to load model - Repo id must be in the form 'repo_name'\n") == []
     assert ids('x · comment\nI no longer get "cuda out of memory" after upgrading, thanks!\n') == []
@@ -369,11 +369,11 @@ def test_a_titles_message_after_a_dash_behind_an_errors_class():
 @pytest.mark.parametrize("text, entry", [
     ('# [Bug] sglang offline inference: "cuda out of memory" error, while vllm works fine\n', "torch/cuda-oom"),
     ('# Loading fails with an "Unrecognized model" error after the upgrade\n', None),     # stops mid-phrase
-    ("but I got a \u201ccuda out of memory\u201d after 8784 iterations\n", None),       # prose
+    ("but I got a \u201ccuda out of memory\u201d after 8784 iterations\n", "torch/cuda-oom"),       # prose
 ])
 def test_a_titles_quoted_start_of_a_message_retyped_in_lower_case(text, entry):
-    """A title's quote in another case that starts a message with fewer of its words than a retyped
-    line needs, where it stops where the message's phrase may stop."""
+    """A title's (or a sentence's) quote in another case that starts a message with fewer of its words
+    than a retyped line needs, where it stops where the message's phrase may stop."""
     assert ids(text) == ([entry] if entry else [])
 
 
