@@ -41,6 +41,7 @@ MIN_CUT = 20          # characters a cut message needs before it may stand for a
 SHORT_CUT = 16        # or, from this many, four words ("CUDA out of memory"; not "The server socket")
 SHORT_CUT_WORDS = 4
 ELISION = re.compile(r" ?(?:\.{3}|…)")
+CUT_MODULE_PATH = re.compile(r"(?:[a-z_]\w*\.)+[a-z_][a-z0-9_]*")    # no class at its end: cut before it
 
 
 @dataclass
@@ -52,6 +53,8 @@ class Identified:
 
 def identify(exc: TextException, catalog: Catalog) -> Identified | None:
     type_name = "" if exc.kind != "exception" else (exc.inner or exc.type)
+    if not exc.message and CUT_MODULE_PATH.fullmatch(type_name):
+        type_name = ""          # "triton.compiler.error": the line was cut inside the class's module path
     wrapper = None
     for candidate_type, message in _readings(exc, type_name):
         facts = to_facts(exc, message, candidate_type)

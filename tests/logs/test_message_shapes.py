@@ -1550,3 +1550,13 @@ def test_cudas_own_words_quoted_alone_in_prose():
     [finding] = read('许多开发者会遇到"invalid device ordinal"错误,这通常是由于混淆了物理设备序号和逻辑设备序号导致的。\n')
     assert finding.id == "torch/cuda-invalid-device"
     assert [f.id for f in read("the invalid device ordinal was 3, though only two GPUs are visible\n") if f.id] == []
+
+
+def test_a_traceback_cut_inside_its_exceptions_module_path():
+    """The paste stops at "triton.compiler.error": the class never printed, the raise line says it."""
+    text = ('Traceback (most recent call last):\n'
+            '  File "/site-packages/triton/compiler/code_generator.py", line 1124, in visit_Call\n'
+            '    raise CompilationError(self.jit_fn.src, node, None) from e\n'
+            'triton.compiler.error')
+    [finding] = read(text)
+    assert finding.id == "triton/compilation-error" and finding.partial
