@@ -330,6 +330,7 @@ def _raises(entry, source: str) -> bool:
 
 
 def _holds(source: str, lead: str) -> bool:
+    """The raise line holds the lead, or a long lead's start."""
     if len(lead) > 24:              # a long lead's first characters, which may stop mid-word
         return lead[:24] in source
     return re.search(re.escape(lead) + (r"(?!\w)" if lead[-1:].isalnum() else ""), source) is not None

@@ -40,7 +40,9 @@ def in_text_mentions(lines: list[tuple[int, str]], entries: list) -> list[Mentio
     out = []
     for number, line in lines if entries else ():
         found = words_in(entries, line)
-        if found is not None and not assigned(line, found[1].group(0)):     # a string in code under review
-            entry, m = found
+        if found is None:
+            continue
+        entry, m = found
+        if not assigned(line, m.group(0)):      # not a string that code under review assigns
             out.append(Mention(number, entry.id, m.group(0).strip(), captured(m)))
     return out

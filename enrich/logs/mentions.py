@@ -23,17 +23,18 @@ WARNED = re.compile(r"[A-Z]\w*Warning: (?:[^:\n]{1,40}: )?$")
 # a string literal assigned in code, right before the words ('msg = "Not enough memory. ...'):
 # source under review, not an error raised
 ASSIGNED = re.compile(r"\b[A-Za-z_]\w* = [rbfu]?[\"']$")
-# a line of code that tests for a message's words: if "out of memory" in str(e), msg == "..."
-# words before a quote that say the error did not happen ("I no longer get ...", "it doesn't say ...")
+# words just before a quote that say the error did not happen ("I no longer get ...", "it doesn't say ...")
 DENIED = re.compile(r"\b(?:no longer|not|never|without|no more|instead of)\b|n't\b", re.IGNORECASE)
-DENIAL_REACH = 24     # characters before the quote that may hold them ("could not match ... and raised" does not deny)
-HANDLER_TEST = re.compile(r"[\"'`] +(?:not +)?in +\w|[=!]= *[\"'`]|[\"'`] *[=!]=|\b(?:if|elif|assert|except)\b[^\n]*[\"'`]")
+DENIAL_REACH = 24     # characters before the quote that may hold them (not "could not match ... and raised")
+# a line of code that tests for a message's words: if "out of memory" in str(e), msg == "..."
+HANDLER_TEST = re.compile(r"[\"'`] +(?:not +)?in +\w|[=!]= *[\"'`]|[\"'`] *[=!]="
+                          r"|\b(?:if|elif|assert|except)\b[^\n]*[\"'`]")
 # where a quoted message may start inside a line; "error=..." and "err[msg]=..." are key=value fields;
 # "ERROR:root:..." is Python logging's default format; CJK prose may run into the message ("报错tokenizer ...")
 # and so may a word typed without its space, before a capitalised acronym ("whyCUDA out of memory")
 STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|message|reason)(?:\[\w+\])?=[\"']?"
-                    r"|\b(?:ERROR|CRITICAL):[\w.-]*:|(?<=[\u3000-\u9fff\uff00-\uffef])(?=[A-Za-z])|(?<=[a-z])(?=[A-Z]{2})"
-                    r"|\s+")
+                    r"|\b(?:ERROR|CRITICAL):[\w.-]*:|(?<=[\u3000-\u9fff\uff00-\uffef])(?=[A-Za-z])"
+                    r"|(?<=[a-z])(?=[A-Z]{2})|\s+")
 MAX_STARTS = 48
 OPENERS = re.compile(r"[`\"'(\[]+\s*")
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
@@ -177,7 +178,7 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs)
         # handler tests for it
         title = line.startswith("# ")
         code = not title and HANDLER_TEST.search(line) is not None
-        quoted = [] if code else [said for q in quotes if (title or DENIED.search(line, max(0, q.start() - DENIAL_REACH), q.start()) is None)
+        quoted = [] if code else [said for q in quotes if (title or not _denied(line, q.start()))
                                   and len(said := _long_words(q.group(2))) > 1]
         for entry, needed, leads, folded in index:
             if _needs_site(entry, programs):
@@ -199,6 +200,11 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs)
                                    cut or m.string is respelt))
                 break
     return out
+
+
+def _denied(line: str, at: int) -> bool:
+    """The words just before a quote say the error did not happen."""
+    return DENIED.search(line, max(0, at - DENIAL_REACH), at) is not None
 
 
 def _long_words(text: str) -> set[str]:
