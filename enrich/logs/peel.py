@@ -234,6 +234,8 @@ def _shape(text: str) -> str:
 
 
 MAX_TAGS = 64     # repeated prefixes remembered: a few hosts, pods and containers
+# tags peeled from one line: a program's own two (a logger and its pid) under a collector's
+TAG_DEPTH = 3
 
 
 class Peeler:
@@ -310,7 +312,7 @@ class Peeler:
             # the line before it is the last one put together; a piece after it starts the next
             others = [_neighbour(previous if k == 0 and _piece(line) else line, following=k == 1)
                       for k, line in enumerate(neighbours)]
-        for _ in range(2 if others else 0):     # a tag, and one more under it
+        for _ in range(TAG_DEPTH if others else 0):     # a tag, and more under it
             shared = repeated_prefix(content, others, self.tags)
             if not shared:
                 break

@@ -1560,3 +1560,16 @@ def test_a_traceback_cut_inside_its_exceptions_module_path():
             'triton.compiler.error')
     [finding] = read(text)
     assert finding.id == "triton/compilation-error" and finding.partial
+
+
+def test_a_loggers_name_and_pid_under_a_collectors_tag():
+    """Three tags deep: stern's pod and container, then the program's logger and its pid; the
+    error line is the traceback's lead-in, as in the bare log."""
+    bare = ("2025-04-01 17:09:20,955 xinference.core.worker 140 INFO     Enter launch_builtin_model\n"
+            "2025-04-01 17:09:25,120 xinference.core.worker 140 ERROR    Failed to load model qwen2.5-instruct-0\n"
+            "Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.10/dist-packages/xinference/core/worker.py", line 911, in launch_builtin_model\n'
+            "    model_ref = await xo.create\n")
+    stern = "".join(f"\x1b[32mvllm-7d9f8-abcde\x1b[0m \x1b[34mvllm\x1b[0m {line}" for line in bare.splitlines(True))
+    assert [(f.kind, f.message) for f in read(stern, all=True)] == [(f.kind, f.message) for f in read(bare, all=True)]
+    assert [f.kind for f in read(bare, all=True)] == ["exception"]
