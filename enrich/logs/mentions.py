@@ -42,11 +42,14 @@ EMPHASIS = re.compile(r"(\*\*|__)(.{16,400}?)\1")           # markdown's bold
 TYPE_LEAD = re.compile(r"(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*)?(?:Error|Exception): ")   # a class, or a bare "Error: "
 FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
-# where a title's quote may start: after a tag, a colon or a dash after an error's class
-# ("RuntimeError - CUDA out of memory"), or where CJK prose gives way to the
-# message, quoted or not ("load模型之后报错No available memory ...", 报错“We couldn't connect ...”;
-# the reader has made CJK quotation marks ASCII)
-TITLE_STARTS = re.compile(r"\] +|: +|(?:(?<=Error)|(?<=Exception)) [-\u2013\u2014] +|(?<=[\u3000-\u9fff\uff00-\uffef])[\"'`]?(?=[A-Za-z])")
+# where a title's quote may start: after a tag, a colon, a dash after an error's class
+# ("RuntimeError - CUDA out of memory") or after the one word that names a component
+# ("langchain_huggingface - Cannot use chat template ..."; not after prose: "Unable to load model - ..."),
+# or where CJK prose gives way to the message, quoted or not ("load模型之后报错No available memory ...",
+# 报错“We couldn't connect ...”; the reader has made CJK quotation marks ASCII)
+TITLE_STARTS = re.compile(r"\] +|: +|(?:(?<=Error)|(?<=Exception)) [-\u2013\u2014] +"
+                          r"|(?:^|(?<=\] ))[\w./-]+ [-\u2013\u2014] +"
+                          r"|(?<=[\u3000-\u9fff\uff00-\uffef])[\"'`]?(?=[A-Za-z])")
 TITLE_WORD = re.compile(r"(?<=\w )([A-Z][\w-]*) ")     # after a word: a dash or "&" before it joins two things
 CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 # marks before a line's words: a shell comment or heading ("# "), a quote ("> "), an opening quote

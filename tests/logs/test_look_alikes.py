@@ -356,11 +356,14 @@ def test_a_hub_url_written_for_a_repo_id_is_not_a_missing_path():
     assert ids(path) == ["transformers/model-path-not-found"]
 
 
-def test_a_titles_message_after_a_dash_behind_an_errors_class():
-    """A title "RuntimeError - CUDA out of memory" quotes the allocator's head; a dash after words
-    that are no error's class starts no message; a short head retyped in lower case and quoted in
-    prose that denies it, or in code that tests for it, is no error."""
+def test_a_titles_message_after_a_dash_behind_an_errors_class_or_a_component():
+    """A title "RuntimeError - CUDA out of memory" quotes the allocator's head, and so does one
+    after the single word that names a component; a dash after prose starts no message; a short
+    head retyped in lower case and quoted in prose that denies it, or in code that tests for it,
+    is no error."""
     assert ids("a/b · issue #4 · closed\n# RuntimeError - CUDA out of memory\n") == ["torch/cuda-oom"]
+    title = "# [Bug] langchain_huggingface - Cannot use chat template functions because tokenizer.chat_template is not set\n"
+    assert ids("a/b · issue #5 · closed\n" + title) == ["mlx-lm/chat-template-missing"]
     assert ids("a/b · issue #81 · closed\n# Unable to load model - Repo id must be in the form 'repo_name'\n") == []
     assert ids('x · comment\nI no longer get "cuda out of memory" after upgrading, thanks!\n') == []
     assert ids('x · comment\nif "cuda out of memory" in str(e):\n') == []
