@@ -746,3 +746,14 @@ def test_a_compilers_words_assigned_to_a_string_in_reviewed_code_are_no_build_fa
             "line = \"nvcc fatal   : Unsupported gpu architecture 'compute_120'\"\n"
             "current = \"fatal error:\" in line\nPY\n```\n")
     assert ids(text) == []
+
+def test_vllms_pick_of_an_internal_port_is_not_the_servers_port():
+    """vLLM's get_open_port binding a port for its own processes fails with errno 98 too; the
+    server's --port advice of process/port-in-use is wrong there. uvicorn's bind is the server's."""
+    picked = ('Traceback (most recent call last):\n'
+              '  File "/venv/lib/python3.10/site-packages/vllm/utils.py", line 572, in get_open_port\n'
+              '    s.bind(("", 0))\n'
+              'OSError: [Errno 98] Address already in use\n')
+    assert ids(picked) == []
+    served = "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use\n"
+    assert ids(served) == ["process/port-in-use"]
