@@ -58,6 +58,7 @@ MAX_LINE = 2000
 # a raise or assert statement written in a line, up to its closing quote or backtick
 STATEMENTS = ("raise ", "assert ")
 QUOTED_STATEMENT = re.compile(r"\b(?:raise [A-Z][\w.]*\(|assert (?=\w))[^`'\n]*")
+TITLE_LINE = 5        # a report's title is among its first lines
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on
 LEAD_WORDS = 4        # a retyped message cut short must still hold its first words
 # "^(?:Error(s) in loading ...:\n)?\s*(?:size mismatch ...": the optional group, blanks and group
@@ -349,6 +350,21 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
             if _needs_site(entry, programs):
                 return []
             return [Mention(number, entry.id, span, cut_values(m), True)]
+    return _titled(number, line[2:], catalog, programs) if line.startswith("# ") and number <= TITLE_LINE else []
+
+
+@per_catalog
+def _titled_entries(catalog: Catalog) -> list:
+    return [e for e in catalog.entries.values() if e.titled is not None and e.retired is None]
+
+
+def _titled(number: int, title: str, catalog: Catalog, programs: Programs) -> list[Mention]:
+    """A report's title that names the error by the words people call it ("[Bug] deepseek illegal
+    memory access on 2*8*H20"), not by its message: the entry, as partial."""
+    for entry in _titled_entries(catalog):
+        m = entry.titled.search(title)
+        if m is not None and not _needs_site(entry, programs) and not _denied(title, m.start()):
+            return [Mention(number, entry.id, m.group(0), {}, True)]
     return []
 
 

@@ -1561,3 +1561,17 @@ def test_a_loggers_name_and_pid_under_a_collectors_tag():
     stern = "".join(f"\x1b[32mvllm-7d9f8-abcde\x1b[0m \x1b[34mvllm\x1b[0m {line}" for line in bare.splitlines(True))
     assert [(f.kind, f.message) for f in read(stern, all=True)] == [(f.kind, f.message) for f in read(bare, all=True)]
     assert [f.kind for f in read(bare, all=True)] == ["exception"]
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("a/b · issue #7 · open\n# [Bug] deepseekr1 illegal memory access on 2*8*H20\n", "torch/cuda-illegal-address"),
+    ("a/b · issue #8 · open\n# Triton attention: no longer an illegal memory access after the fix\n", None),
+    # the title's words only; a body that prints the error that happened says what it was
+    ("a/b · issue #9 · open\n# GLM4.5 raises illegal memory access (IMA)\n\n"
+     "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1478: indexSelectSmallIndex: block: [16,0,0], thread: [0,0,0] "
+     "Assertion `srcIndex < srcSelectDimSize` failed.\n", "torch/cuda-device-assert"),
+    ("x · comment\nthen an illegal memory access showed up in the next step\n", None),      # prose, not a title
+])
+def test_a_title_names_an_error_by_its_usual_words(text, entry):
+    found = [f.id for f in read(text) if f.id]
+    assert found == ([entry] if entry else [])
