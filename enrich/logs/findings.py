@@ -18,7 +18,7 @@ from enrich.logs.deaths import reported_death
 from enrich.logs.engines import Programs
 from enrich.logs.identify import identify, refused_whole
 from enrich.logs.in_text import in_text_mentions, shown, words_in
-from enrich.logs.mentions import Mention, mentions
+from enrich.logs.mentions import TITLE_LINES, Mention, mentions
 from enrich.logs.peel import unsplit
 from enrich.match import Match, signalled
 from enrich.logs.reader import ERROR_LINE, TextException, read_lines, to_facts
@@ -30,7 +30,6 @@ NEAR = 6             # lines between a message and the traceback printed after i
 CHAIN = 8            # links of a chain looked along for the exception that explains its start
 AGAIN = 80           # lines within which a cut traceback may be printed again, whole
 NCCLCHECK = "NCCL failure "   # an application's report of an NCCL call that failed (nccl-tests' NCCLCHECK)
-TITLE_LINES = 5      # the first lines, where a pasted report's title is
 # a line that tells of memory running out: the signal it tells of followed from that
 OUT_OF_MEMORY = re.compile(r"(?i)\bOOM\b|\bout of memory\b")
 # a line that tells of a change, not of a death: a pull request's title ("Fix PTX codegen segfaults

@@ -58,7 +58,7 @@ MAX_LINE = 2000
 # a raise or assert statement written in a line, up to its closing quote or backtick
 STATEMENTS = ("raise ", "assert ")
 QUOTED_STATEMENT = re.compile(r"\b(?:raise [A-Z][\w.]*\(|assert (?=\w))[^`'\n]*")
-TITLE_LINE = 5        # a report's title is among its first lines
+TITLE_LINES = 5       # the first lines, where a pasted report's title is
 MIN_RUN = 10          # characters of a pattern's fixed text that show a title quotes on
 LEAD_WORDS = 4        # a retyped message cut short must still hold its first words
 # "^(?:Error(s) in loading ...:\n)?\s*(?:size mismatch ...": the optional group, blanks and group
@@ -350,7 +350,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
             if _needs_site(entry, programs):
                 return []
             return [Mention(number, entry.id, span, cut_values(m), True)]
-    return _titled(number, line[2:], catalog, programs) if line.startswith("# ") and number <= TITLE_LINE else []
+    return _titled(number, line[2:], catalog, programs) if line.startswith("# ") and number <= TITLE_LINES else []
 
 
 @per_catalog
