@@ -127,13 +127,15 @@ def test_a_quarter_megabyte_line_without_an_end_is_read_in_bounded_time(line):
 
 def test_a_log_of_many_short_lived_processes_is_read_in_bounded_time():
     """40,000 NCCL warnings, each from another host:pid:tid: which process has an error still open
-    is asked of the recent ones only (it was every process ever seen, on every line)."""
+    is asked of the recent ones only (it was every process ever seen, on every line). That reading
+    was quadratic, about 100 s here (9 s for 10,000 lines, 29 s for 20,000); the linear one takes
+    about 20 s on this shared machine, 25 to 31 s while other work runs beside it."""
     from enrich.logs import findings
     text = "".join(f"node{i}:100:{i} [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect failed : "
                    "Connection refused\n" for i in range(40_000))
     start = time.perf_counter()
     findings(io.StringIO(text))
-    assert time.perf_counter() - start < 30.0
+    assert time.perf_counter() - start < 60.0
 
 
 def test_32_threads_raising_at_once_each_get_one_note(demo_catalog):
