@@ -21,6 +21,7 @@ TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "FATAL",
             'File ', "[c10d]", "[METAL]", "OutOfResources", "stderr P ", "NCCL INFO", "ProcessGroupNCCL.cpp",
             "xit", "FAILED: ", "ailed", "ailure",   # BackendCompilerFailed, glog's "E0519 ... compilation failed"
             "TritonMissing",           # inductor's, printed without a traceback on a machine with no Triton
+            "OfflineModeIsEnabled",    # huggingface_hub's, whose class name says neither Error nor Exception
             "OOM", "Out of memory", "Out Of Memory", "Killed process",   # the OOM killer's reports
             "E tensorflow/", "E external/",   # TensorFlow's and XLA's absl records at error level
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
