@@ -82,7 +82,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     alone are its own in a text that is that engine's)."""
     found: list[Mention] = []
     index = catalog.index
-    for number, line in lines:
+    for place, (number, line) in enumerate(lines):
         line = line[:MAX_LINE]
         if len(line) < 12:
             continue
@@ -99,7 +99,8 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         found += [m for m in matched if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
                                                 for o in matched)]
         if not matched:
-            found += _cut_mentions(number, line, catalog, programs) or _raise_statement(number, line, catalog, programs)
+            found += (_cut_mentions(number, line, catalog, programs, place < TITLE_LINES)
+                      or _raise_statement(number, line, catalog, programs))
     found += _wrapped(lines, catalog, {m.line for m in found}, programs) if wrapped else []
     if wrapped and not found:
         found = _retyped(lines, catalog, programs)
@@ -313,8 +314,9 @@ def _listed(lines: list[tuple[int, str]], start: int) -> list[str]:
     return out
 
 
-def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) -> list[Mention]:
-    """A quoted message or an issue title that stops before the message's end."""
+def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs, first: bool = False) -> list[Mention]:
+    """A quoted message or an issue title that stops before the message's end; ``first``: the line
+    is among the text's first lines (counted as read: a collector may have split a long one)."""
     spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     start = LINE_MARKS.sub("", line, count=1)       # past a comment's, a quote's or a heading's marks
@@ -350,7 +352,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
             if _needs_site(entry, programs):
                 return []
             return [Mention(number, entry.id, span, cut_values(m), True)]
-    return _titled(number, line[2:], catalog, programs) if line.startswith("# ") and number <= TITLE_LINES else []
+    return _titled(number, line[2:], catalog, programs) if line.startswith("# ") and first else []
 
 
 @per_catalog
