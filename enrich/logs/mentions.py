@@ -99,7 +99,9 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
         found += [m for m in matched if not any(m.text in o.text and len(o.text) > len(m.text) and o.entry_id not in wraps
                                                 for o in matched)]
         if not matched:
-            found += (_cut_mentions(number, line, catalog, programs, place < TITLE_LINES)
+            titled = place < TITLE_LINES and line.startswith("# ")     # a report's title
+            found += (_cut_mentions(number, line, catalog, programs)
+                      or (_titled(number, line[2:], catalog, programs) if titled else [])
                       or _raise_statement(number, line, catalog, programs))
     found += _wrapped(lines, catalog, {m.line for m in found}, programs) if wrapped else []
     if wrapped and not found:
@@ -314,9 +316,8 @@ def _listed(lines: list[tuple[int, str]], start: int) -> list[str]:
     return out
 
 
-def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs, first: bool = False) -> list[Mention]:
-    """A quoted message or an issue title that stops before the message's end; ``first``: the line
-    is among the text's first lines (counted as read: a collector may have split a long one)."""
+def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) -> list[Mention]:
+    """A quoted message or an issue title that stops before the message's end."""
     spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     start = LINE_MARKS.sub("", line, count=1)       # past a comment's, a quote's or a heading's marks
@@ -352,7 +353,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs, 
             if _needs_site(entry, programs):
                 return []
             return [Mention(number, entry.id, span, cut_values(m), True)]
-    return _titled(number, line[2:], catalog, programs) if line.startswith("# ") and first else []
+    return []
 
 
 @per_catalog
@@ -362,7 +363,8 @@ def _titled_entries(catalog: Catalog) -> list:
 
 def _titled(number: int, title: str, catalog: Catalog, programs: Programs) -> list[Mention]:
     """A report's title that names the error by the words people call it ("[Bug] deepseek illegal
-    memory access on 2*8*H20"), not by its message: the entry, as partial."""
+    memory access on 2*8*H20"), not by its message: the entry, as partial. Titles are among the
+    first lines as read (a collector may have split a long one into records)."""
     for entry in _titled_entries(catalog):
         m = entry.titled.search(title)
         if m is not None and not _needs_site(entry, programs) and not _denied(title, m.start()):
