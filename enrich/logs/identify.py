@@ -16,7 +16,7 @@ from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_runs, alternative_words, captured
 from enrich.facts import Facts, Frame
 from enrich.logs.cut import MIN_LITERAL, cut_match, cut_values, prefixes
-from enrich.logs.engines import HIP
+from enrich.logs.engines import HIP, reported_by_another
 from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _site_frame, best_match, sites_at
@@ -56,10 +56,10 @@ def identify(exc: TextException, catalog: Catalog) -> Identified | None:
     if not exc.message and CUT_MODULE_PATH.fullmatch(type_name):
         type_name = ""          # "triton.compiler.error": the line was cut inside the class's module path
     wrapper = None
-    for candidate_type, message in _readings(exc, type_name):
+    for candidate_type, message, lead in _readings(exc, type_name):
         facts = to_facts(exc, message, candidate_type)
         match = best_match(facts, catalog)
-        if match is None or refused_whole(match.entry, message, exc.message):
+        if match is None or refused_whole(match.entry, message, exc.message) or reported_by_another(match.entry, lead):
             continue
         if not match.entry.wrapper:
             return Identified(match, facts, exc.partial and not exc.message)
@@ -85,10 +85,10 @@ def refused_whole(entry, reading: str, message: str) -> bool:
 
 
 def _readings(exc: TextException, type_name: str):
-    """(type, message) pairs to try, the message as read first."""
+    """(type, message, the lead-in cut off before it) to try, the message as read first."""
     message = exc.message
     seen = {message}
-    yield type_name, message
+    yield type_name, message, ""
     variants = []
     bases = (message, message.strip().strip("\"'`"),   # an app may quote str(error)
              ACTOR_TAG.sub("", message, count=1),        # or tag it with where it ran: "[address=..., pid=...] "
@@ -107,20 +107,20 @@ def _readings(exc: TextException, type_name: str):
     for variant in variants:
         if variant not in seen:
             seen.add(variant)
-            yield type_name, variant
+            yield type_name, variant, ""
     first = message.split("\n", 1)[0]
     rest = message[len(first):]
     inner = REPR_INSIDE.match(first)
     if inner is not None and inner["message"] + rest not in seen:
         seen.add(inner["message"] + rest)
-        yield "", inner["message"] + rest
+        yield "", inner["message"] + rest, ""
     for n, sep in enumerate(SEPARATOR.finditer(first)):    # a message embedded after a lead-in
         if n >= MAX_EMBEDDED or HIP.search(first, 0, sep.start()):   # ROCm's, in CUDA's words
             break
         embedded = first[sep.end():] + rest
         if embedded not in seen:
             seen.add(embedded)
-            yield "", embedded
+            yield "", embedded, first[:sep.end()]
 
 
 def _normal(text: str) -> str:

@@ -12,7 +12,7 @@ from itertools import islice
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
-from enrich.logs.engines import HIP, Programs
+from enrich.logs.engines import HIP, Programs, reported_by_another
 from enrich.logs.identify import raised_by, word_candidates
 from enrich.logs.per_catalog import per_catalog
 
@@ -111,6 +111,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
             and (catalog.entries[m.entry_id].warned or not _warned(text_of.get(m.line, ""), m.text))
             and not assigned(text_of.get(m.line, ""), m.text)
             and not _after_hip(text_of.get(m.line, ""), m.text)
+            and not _reported_by_another(catalog.entries[m.entry_id], text_of.get(m.line, ""), m.text)
             and (not wrapped or _one_program(m, catalog, programs))]     # joined lines: the caller's
 
 
@@ -128,6 +129,10 @@ def _one_program(mention: Mention, catalog: Catalog, programs: Programs) -> bool
 def _after_hip(line: str, quote: str) -> bool:
     """ROCm's HIP names itself before the words on their line: its error, in CUDA's words."""
     return HIP.search(line, 0, max(line.find(quote), 0)) is not None
+
+
+def _reported_by_another(entry, line: str, quote: str) -> bool:
+    return reported_by_another(entry, line[:max(line.find(quote), 0)])
 
 
 def _warned(line: str, quote: str) -> bool:

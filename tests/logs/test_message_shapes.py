@@ -114,6 +114,21 @@ def test_tritons_launcher_reports_a_device_assert_in_its_words():
     assert [f.id for f in read("RuntimeError: XPU error: device-side assert triggered\n")] == [None]
 
 
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Triton Error [CUDA]: no kernel image is available for execution on the device\n",
+    "a/b · issue #2 · closed\n# Torch 2.13.0: RuntimeError: Triton Error [CUDA]: no kernel image is available for "
+    "execution on the device\n",
+])
+def test_a_kernel_image_tritons_launcher_refuses_is_its_own(text):
+    """Triton compiled that image for this GPU: not a library built for other GPUs (the entry's
+    ``not_after``); the same words from CUDA's check, and Triton's other CUDA errors, are read as before."""
+    assert not [f.id for f in read(text) if f.id]
+    [finding] = read("RuntimeError: CUDA error: no kernel image is available for execution on the device\n")
+    assert finding.id == "torch/cuda-no-kernel-image"
+    [finding] = read("RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered\n")
+    assert finding.id == "torch/cuda-illegal-address"
+
+
 def test_message_printed_without_its_type():
     """sglang-jax logs the KV pool message as a plain log line (tests/fixtures/corpus/sglang/025.log)."""
     found = read((CORPUS / "sglang" / "025.log").read_text())
