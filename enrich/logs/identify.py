@@ -19,7 +19,7 @@ from enrich.logs.cut import MIN_LITERAL, cut_match, cut_values, prefixes
 from enrich.logs.engines import HIP, reported_by_another
 from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
-from enrich.match import Match, _site_frame, best_match, sites_at
+from enrich.match import Match, _claimed_elsewhere, _site_frame, best_match, sites_at
 
 LEADING_SPACES = re.compile(r"^(?: {2,8}|\t)", re.M)
 ACTOR_TAG = re.compile(r"^\[[\w.]+=[^\[\]=]*(?:, [\w.]+=[^\[\]=]*)*\] ")   # xoscar's "[address=..., pid=...] "
@@ -187,7 +187,7 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
             continue
         [entry] = entries.values()
         at_site = _site_frame(entry, facts) if entry.sites else None
-        if entry.require_site and at_site is None:
+        if entry.require_site and at_site is None or _claimed_elsewhere(entry, facts):    # as a whole message is
             continue
         frame = at_site[1] if at_site else facts.raise_frame
         return Identified(Match(entry, groups.get(entry.id) or _groups(entry, text), frame, ()), facts, True)

@@ -114,6 +114,16 @@ def test_tritons_launcher_reports_a_device_assert_in_its_words():
     assert [f.id for f in read("RuntimeError: XPU error: device-side assert triggered\n")] == [None]
 
 
+
+@pytest.mark.parametrize("text, entry", [
+    ("OSError: [Errno 48] Address already in use\n", "process/port-in-use"),                # macOS
+    ("OSError: [WinError 10048] Only one usage of each socket address (protocol/network address/port) "
+     "is normally permitted\n", "process/port-in-use"),                                      # Windows
+    ("# [Bug]: ZMQError: Address already in use (addr='tcp://127.0.0.1:5570')\n", None),     # pyzmq's socket
+])
+def test_a_port_in_use_as_each_system_words_it(text, entry):
+    assert [f.id for f in read(text) if f.id] == ([entry] if entry else [])
+
 @pytest.mark.parametrize("text", [
     "RuntimeError: Triton Error [CUDA]: no kernel image is available for execution on the device\n",
     "a/b · issue #2 · closed\n# Torch 2.13.0: RuntimeError: Triton Error [CUDA]: no kernel image is available for "
