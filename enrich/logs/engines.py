@@ -59,12 +59,6 @@ MARKS = {
 # ROCm's HIP names itself before errors it reports in CUDA's words ("Triton Error [HIP]: Code: 209,
 # Messsage: no kernel image is available ..."), whose CUDA causes and fixes are not its
 HIP = re.compile(r"\[HIP\]|\bHIP error\b|\bhipError\w+")
-
-
-def reported_by_another(entry, lead: str) -> bool:
-    """The words before the message on its line say another program reports it, in words the entry
-    declares not its own (``not_after``: Triton's launcher refusing a kernel image it compiled)."""
-    return entry.not_after is not None and entry.not_after.search(lead) is not None
 # mlx-lm's entries go with MLX's marks (Programs.of names both from one search)
 ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get
@@ -77,6 +71,12 @@ RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}, "flashinfer/jit-"
 # rivals whose texts do not get the entry even where they show its program too: ptxas's words where
 # XLA ran ptxas, whatever the text says of Triton (jax-triton's kernels)
 OVERRULED_BY = {"triton/ptxas-": {"xla-ptxas"}}
+
+
+def reported_by_another(entry, lead: str) -> bool:
+    """The words before the message on its line say another program reports it, in words the entry
+    declares not its own (``not_after``: Triton's launcher refusing a kernel image it compiled)."""
+    return entry.not_after is not None and entry.not_after.search(lead) is not None
 
 
 def _rivals(entry_id: str) -> set[str]:
