@@ -488,6 +488,16 @@ def whole_line(raws: Iterable[str]) -> str:
     return joined
 
 
+def whole_before(raws: list[str], i: int) -> str:
+    """The line before ``raws[i]`` as its process wrote it: where the raw line just before ends
+    kubelet's CRI pieces ("P", "P", "F"), the pieces joined from the first, so the neighbour shows
+    the prefix its start holds."""
+    start = i - 1
+    while start > 0 and i - start < MAX_PIECES and _piece(raws[start - 1]):
+        start -= 1
+    return whole_line(raws[start:i])
+
+
 def _piece(raw: str) -> bool:
     m = _cri(raw)
     return m is not None and m["tag"] == "P"

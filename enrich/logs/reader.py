@@ -17,7 +17,7 @@ from enrich.facts import MAX_MESSAGE, Frame
 from enrich.logs import notebook
 from enrich.logs.native import TERMINATE, WHAT, compiler_error, is_hint, native_error, nccl_return
 from enrich.logs.paste import wrapped_rows
-from enrich.logs.peel import ERROR_LEVELS, MAX_PIECES, Line, Peeler, whole_line
+from enrich.logs.peel import ERROR_LEVELS, MAX_PIECES, Line, Peeler, whole_before, whole_line
 from enrich.logs.shell import killed_by
 
 TRACEBACK = "Traceback (most recent call last):"
@@ -537,7 +537,7 @@ def read_lines(lines: Iterable[str], paste: bool = False) -> tuple[list[TextExce
     peeled: list[Line] = []
     for i, line in enumerate(lines):
         following = (whole_line(lines[i + 1:i + 1 + MAX_PIECES]),) if i + 1 < len(lines) else ()
-        peeled += parser.peel(i + 1, line, (lines[i - 1] if i else "",) + following)
+        peeled += parser.peel(i + 1, line, (whole_before(lines, i) if i else "",) + following)
     peeled += parser.peeler.flush()
     rows = wrapped_rows([line.text for line in peeled]) if paste else [(n, n + 1) for n in range(len(peeled))]
     for start, end in rows:

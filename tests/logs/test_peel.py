@@ -132,6 +132,23 @@ def test_a_prefix_in_no_list_is_peeled_when_it_repeats():
     assert Peeler().peel(1, items[0], (items[1],))[0].text == items[0]
 
 
+
+def test_a_repeated_prefix_is_told_by_the_whole_line_before_a_cri_split_one():
+    """A diff viewer's line numbers ("68+ ") repeat as a tag. Where kubelet split the line before
+    into pieces, its first piece holds the tag: the neighbour is the whole line, not its last piece."""
+    from enrich.logs.reader import read_lines
+    bare = ["67+ raise ValueError(",
+            "68+ ValueError: Model architectures ['<arch>'] failed to be inspected. Please check the logs.",
+            "69+ ```", "70+", "71+ This error means that vLLM failed to import the model file."]
+    ts = "2025-01-20T19:10:07.123456789Z stderr"
+    cri = []
+    for line in bare:
+        pieces = [line[i:i + 40] for i in range(0, len(line), 40)]
+        cri += [f"{ts} {'P' if i < len(pieces) - 1 else 'F'} {p}" for i, p in enumerate(pieces)]
+    messages = [[e.message for e in read_lines(text)[0]] for text in (bare, cri)]
+    assert messages[0] == messages[1] == ["Model architectures ['<arch>'] failed to be inspected. Please check the logs."]
+
+
 def test_pytest_column_keeps_relative_indentation():
     peeler = Peeler()
     lines = ["E       Traceback (most recent call last):", f"E       {FRAME}", "E           raise ValueError(x)"]
