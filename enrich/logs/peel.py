@@ -491,8 +491,10 @@ def whole_line(raws: Iterable[str]) -> str:
 def whole_before(raws: list[str], i: int) -> str:
     """The line before ``raws[i]`` as its process wrote it: where the raw line just before ends
     kubelet's CRI pieces ("P", "P", "F"), the pieces joined from the first, so the neighbour shows
-    the prefix its start holds."""
+    the prefix its start holds. (A piece just before is ``raws[i]``'s own start: left as it is.)"""
     start = i - 1
+    if _piece(raws[start]):
+        return raws[start]
     while start > 0 and i - start < MAX_PIECES and _piece(raws[start - 1]):
         start -= 1
     return whole_line(raws[start:i])
