@@ -310,7 +310,7 @@ class Peeler:
         if neighbours and content and content[0] not in " \t":
             # (previous, next) raw lines; a CRI piece before this line is this line's own start, so
             # the line before it is the last one put together; a piece after it starts the next
-            others = [_neighbour(previous if k == 0 and _piece(line) else line, following=k == 1)
+            others = [_neighbour(previous if k == 0 and cri_piece(line) else line, following=k == 1)
                       for k, line in enumerate(neighbours)]
         for _ in range(TAG_DEPTH if others else 0):     # a tag, and more under it
             shared = repeated_prefix(content, others, self.tags)
@@ -493,14 +493,15 @@ def whole_before(raws: list[str], i: int) -> str:
     kubelet's CRI pieces ("P", "P", "F"), the pieces joined from the first, so the neighbour shows
     the prefix its start holds. (A piece just before is ``raws[i]``'s own start: left as it is.)"""
     start = i - 1
-    if _piece(raws[start]):
+    if cri_piece(raws[start]):
         return raws[start]
-    while start > 0 and i - start < MAX_PIECES and _piece(raws[start - 1]):
+    while start > 0 and i - start < MAX_PIECES and cri_piece(raws[start - 1]):
         start -= 1
     return whole_line(raws[start:i])
 
 
-def _piece(raw: str) -> bool:
+def cri_piece(raw: str) -> bool:
+    """A piece of a line that kubelet split, not its last (CRI tag "P")."""
     m = _cri(raw)
     return m is not None and m["tag"] == "P"
 

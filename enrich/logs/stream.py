@@ -7,7 +7,7 @@ import functools
 import re
 from typing import IO
 
-from enrich.logs.peel import whole_line
+from enrich.logs.peel import MAX_PIECES, cri_piece, whole_before, whole_line
 from enrich.logs.reader import Parser, TextException
 
 # A line is looked at in Python only if it holds one of these: found in one pass by an
@@ -82,6 +82,19 @@ def _neighbour(text: str, start: int, line: str) -> str:
     return whole_line(_lines_from(text, start)) if line[:1].isdigit() else line
 
 
+def _before(text: str, start: int, line: str) -> str:
+    """``line``, the raw line that ends at ``start``, as the neighbour before: the whole line where
+    kubelet split it into CRI pieces (as ``read_lines`` gives it)."""
+    if not line[:1].isdigit():
+        return line
+    raws, at = [line], start - len(line)
+    while 0 < at and len(raws) < MAX_PIECES and (len(raws) == 1 or cri_piece(raws[0])):
+        before = _start_before(text, at)
+        raws.insert(0, text[before:at])
+        at = before
+    return whole_before(raws, len(raws))
+
+
 def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, before: str = "") -> int:
     """Feed the lines of ``text`` that matter; returns the line count after it. ``before``: the
     line before the block."""
@@ -108,7 +121,8 @@ def _feed_block(parser: Parser, text: str, number: int, whole: bool = False, bef
         while pos < len(text):   # line by line while a traceback is open
             following, after = _line_at(text, end) if end < len(text) else ("", end)
             number += 1
-            parser.feed(number, line, (previous, _neighbour(text, end, following)) if following else (previous,))
+            before_line = _before(text, pos, previous)
+            parser.feed(number, line, (before_line, _neighbour(text, end, following)) if following else (before_line,))
             previous, line, pos, end = line, following, end, after
             if not parser.open and not GLOG_ERROR.match(line):   # a glog error record may carry no trigger word
                 break

@@ -135,8 +135,12 @@ def test_a_prefix_in_no_list_is_peeled_when_it_repeats():
 
 def test_a_repeated_prefix_is_told_by_the_whole_line_before_a_cri_split_one():
     """A diff viewer's line numbers ("68+ ") repeat as a tag. Where kubelet split the line before
-    into pieces, its first piece holds the tag: the neighbour is the whole line, not its last piece."""
+    into pieces, its first piece holds the tag: the neighbour is the whole line, not its last piece,
+    in the reader of a whole paste and in the streaming one of a large log alike."""
+    import io
+
     from enrich.logs.reader import read_lines
+    from enrich.logs.stream import scan
     bare = ["67+ raise ValueError(",
             "68+ ValueError: Model architectures ['<arch>'] failed to be inspected. Please check the logs.",
             "69+ ```", "70+", "71+ This error means that vLLM failed to import the model file."]
@@ -146,7 +150,9 @@ def test_a_repeated_prefix_is_told_by_the_whole_line_before_a_cri_split_one():
         pieces = [line[i:i + 40] for i in range(0, len(line), 40)]
         cri += [f"{ts} {'P' if i < len(pieces) - 1 else 'F'} {p}" for i, p in enumerate(pieces)]
     messages = [[e.message for e in read_lines(text)[0]] for text in (bare, cri)]
-    assert messages[0] == messages[1] == ["Model architectures ['<arch>'] failed to be inspected. Please check the logs."]
+    streamed = [e.message for e in scan(io.StringIO("\n".join(cri) + "\n"))]
+    assert messages[0] == messages[1] == streamed == [
+        "Model architectures ['<arch>'] failed to be inspected. Please check the logs."]
 
 
 def test_pytest_column_keeps_relative_indentation():
