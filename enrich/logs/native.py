@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 
 TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^']+)'"
-                       r"|terminating due to uncaught exception of type (?P<type2>\w+(?:::\w+)*)(?::\s*(?P<message>.*))?"
+                       # libc++abi's, and its older wording "terminating with uncaught exception ..."
+                       r"|terminating (?:due to|with) uncaught exception of type (?P<type2>\w+(?:::\w+)*)(?::\s*(?P<message>.*))?"
                        # libc++abi's with no exception in flight, or its line cut before the type
-                       r"|libc\+\+abi: terminating(?: due to(?: uncaught(?: exception)?)?)?\s*$"
+                       r"|libc\+\+abi(?:\.dylib)?: terminating(?: (?:due to|with)(?: uncaught(?: exception)?)?)?\s*$"
                        r"|terminate called (?:without an active exception|recursively)"
                        # Objective-C's: "*** Terminating app due to uncaught exception 'NSRangeException', reason: '...'"
                        r"|Terminating app due to uncaught exception '(?P<type3>[^']+)',? reason:?(?P<reason>\s*.*)")

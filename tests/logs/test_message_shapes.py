@@ -392,6 +392,9 @@ def test_a_value_the_cut_left_out_is_not_shown_empty():
      "an illegal memory access was encountered", "exception"),
     ("libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer execution "
      "failed: Internal Error (0000000e:Internal Error)", "exception"),
+    # the older libc++abi's wording, as macOS 12 and MoltenVK's crashes print it
+    ("libc++abi.dylib: terminating with uncaught exception of type std::__1::system_error: mutex lock failed: "
+     "Invalid argument", "exception"),
 ])
 def test_native_failure_lines(line, kind):
     [finding] = read(line + "\n")

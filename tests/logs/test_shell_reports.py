@@ -85,6 +85,10 @@ def test_the_report_adds_nothing_to_an_error_printed_before_it():
              "libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer "
              "execution failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n")
     assert ids(metal) == ["mlx/metal-command-buffer-oom"]
+    crash_report = ("libc++abi.dylib: terminating with uncaught exception of type std::__1::system_error: "
+                    "mutex lock failed: Invalid argument\n\nProcess:               vkcube [2290]\n"
+                    "Exception Type:        EXC_CRASH (SIGABRT)\n")
+    assert ids(crash_report) == [None]
 
 
 def test_a_real_failed_assert_is_the_error_its_abort_reports():
