@@ -124,7 +124,12 @@ def alternative_runs(pattern: re.Pattern) -> list[list[str]]:
 def alternative_words(pattern: re.Pattern) -> list[set[str]]:
     """For a pattern that is one alternation at the top: the words each alternative requires.
     Otherwise one set, the pattern's required words."""
-    return [{w for text in runs for w in _whole_words(text)} for runs in alternative_runs(pattern)]
+    return [set(words) for words in alternative_word_lists(pattern)]
+
+
+def alternative_word_lists(pattern: re.Pattern) -> list[list[str]]:
+    """The words each alternative requires, in the order it writes them."""
+    return [[w for text in runs for w in _whole_words(text)] for runs in alternative_runs(pattern)]
 
 
 def _whole_words(run: str) -> list[str]:

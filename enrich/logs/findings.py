@@ -295,8 +295,9 @@ def _mentioned(quoted: list[Mention], catalog: Catalog, items: list[Finding], or
         previous, reporter, above = at, above, None
         if mention.entry_id in known:    # the error as printed says it already
             continue
-        if ((mention.partial and _printed_whole(mention, items)) or _raised_elsewhere(mention, items)
-                or _quote_refused(catalog.entries[mention.entry_id], mention, items)):
+        if (_raised_elsewhere(mention, items) or not mention.reworded and (
+                mention.partial and _printed_whole(mention, items)
+                or _quote_refused(catalog.entries[mention.entry_id], mention, items))):
             continue
         if mention.entry_id in out:
             out[mention.entry_id].count += 1

@@ -10,7 +10,7 @@ from difflib import get_close_matches
 from itertools import islice
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_words, branches, captured, literal_runs, written_words
+from enrich.catalog.regex import WORD, alternative_word_lists, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
 from enrich.logs.engines import HIP, Programs, reported_by_another
 from enrich.logs.identify import raised_by, word_candidates
@@ -72,7 +72,8 @@ class Mention:
     entry_id: str
     text: str
     groups: dict
-    partial: bool = False     # the start of the message only
+    partial: bool = False     # the start of the message only, or its words retyped
+    reworded: bool = False    # retyped with words of the writer's own: the pattern refuses it, by design
 
 
 def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = True,
@@ -105,7 +106,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
                       or _raise_statement(number, line, catalog, programs))
     found += _wrapped(lines, catalog, {m.line for m in found}, programs) if wrapped else []
     if wrapped and not found:
-        found = _retyped(lines, catalog, programs)
+        found = _retyped(lines, catalog, programs) or _reworded(lines, catalog, programs)
     text_of = dict(lines)
     return [m for m in found if (m.text.startswith(STATEMENTS) or not PLACEHOLDER.search(m.text))
             and (catalog.entries[m.entry_id].warned or not _warned(text_of.get(m.line, ""), m.text))
@@ -212,6 +213,68 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs)
                                    cut or m.string is respelt))
                 break
     return out
+
+
+MIN_REWORDED = 5      # words (of four letters or more) a message needs before a rewording of it is told
+STEM = 5              # letters two forms of a word share ("limit", "limitation")
+QUOTES = ("`", "'", '"')
+# an exception's name (the names entries list are looked up) and its message after it
+TYPED = re.compile(r"(?:^|(?<=[\s`'\"(\[>]))(?:[A-Za-z_]\w*\.)*(?P<name>[A-Z]\w+): +")
+
+
+def _reworded(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs) -> list[Mention]:
+    """Last resort: a message its writer retyped after its exception's name, each word of the
+    message kept in order but some in another form ("Hardware limitation" for "Hardware limit",
+    "could not" for "couldn't"): the one entry of that exception it fits. A word swapped
+    for another ("MPI" for "NCCL", "dataset" for "model") is another error. Partial: its values
+    are not read."""
+    index = _word_lists(catalog)
+    for number, line in lines:
+        for typed in TYPED.finditer(line):
+            rest = line[typed.end():]
+            said = [w for w in LOWER_WORD.findall(rest.lower()) if len(w) > 3]
+            starts = {w[:4] for w in said}      # two forms of a word share these (a cheap test first)
+            # every word kept as written, and the pattern still says no: a variant it refuses on purpose
+            fits = {entry.id for entry, needed in index.get(typed["name"], ())
+                    if any(all(w[:4] in starts for w in words)
+                           and _in_order(words, said[:2 * len(words)], _same_word) == len(words)
+                           > _in_order(words, said[:2 * len(words)], str.__eq__) for words in needed)
+                    and not _needs_site(entry, programs)}
+            if len(fits) == 1:
+                opener = line[typed.start() - 1:typed.start()]      # a quote's mark closes the message
+                text = rest.strip().rstrip(" .").rstrip(opener) if opener in QUOTES else rest.strip()
+                return [Mention(number, fits.pop(), text, {}, True, reworded=True)]
+    return []
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Two forms of one word: one starts the other, or they share their first STEM letters."""
+    return a.startswith(b) or b.startswith(a) or a[:STEM] == b[:STEM] and len(a) >= STEM <= len(b)
+
+
+def _in_order(words: list[str], said: list[str], same) -> int:
+    """How many of ``words`` ``said`` holds in their order (the longest common subsequence)."""
+    row = [0] * (len(said) + 1)
+    for word in words:
+        diagonal = 0
+        for j, other in enumerate(said, 1):
+            diagonal, row[j] = row[j], diagonal + 1 if same(word, other) else max(row[j], row[j - 1])
+    return row[-1]
+
+
+@per_catalog
+def _word_lists(catalog: Catalog) -> dict[str, list]:
+    """Exception name -> (entry, the longer words of each alternative of its message, in order),
+    for alternatives of MIN_REWORDED such words or more."""
+    index: dict[str, list] = {}
+    for entry in catalog.entries.values():
+        if entry.message is None or entry.retired is not None:
+            continue
+        needed = [longer for words in alternative_word_lists(entry.message)
+                  if len(longer := [w.lower() for w in words if len(w) > 3]) >= MIN_REWORDED]
+        for name in entry.exceptions if needed else ():
+            index.setdefault(name, []).append((entry, needed))
+    return index
 
 
 def _denied(line: str, at: int) -> bool:

@@ -461,6 +461,19 @@ def test_a_message_retyped_with_a_word_misspelt_is_partial():
     assert [f.id for f in hccl] == [None]
 
 
+def test_a_message_retyped_with_words_in_another_form_is_partial():
+    """alipay/PainlessInferenceAcceleration#35: Triton's message retyped after its class, "Hardware
+    limitation" for "Hardware limit". A word swapped for another names another error: MPI's
+    missing backend is not NCCL's."""
+    [finding] = read("When I run it I get the error: `triton.runtime.errors.OutOfResources: out of resource: shared "
+                     "memory, Required: 163842, Hardware limitation: 101376. reducing the block size or `num_stages` "
+                     "may help`.\n")
+    assert (finding.id, finding.partial) == ("triton/oor-shared-memory", True)
+    mpi = read("RuntimeError: Distributed package doesn't have MPI built in. MPI is only included if you build "
+               "PyTorch from source on a host that has MPI installed.\n")
+    assert [f.id for f in mpi] == [None]
+
+
 def test_a_title_quoting_the_assert_that_failed():
     """sgl-project/sglang#3436: the title is ensure_divisibility's assert; the scheduler's log shows sglang.
     The same statement in a code block is what a change is about, not what failed."""
