@@ -57,8 +57,11 @@ MARKS = {
                             r"|\bonnxruntime\b|\bmxnet\b|\bpaddle(?:paddle)?\b|\bcupy\b"),
 }
 # ROCm's HIP names itself before errors it reports in CUDA's words ("Triton Error [HIP]: Code: 209,
-# Messsage: no kernel image is available ..."), whose CUDA causes and fixes are not its
+# Messsage: no kernel image is available ..."), or after them (torch's ROCm build: "CUDA error: an
+# illegal memory access was encountered\nSearch for `hipErrorIllegalAddress' ..."), whose CUDA
+# causes and fixes are not its
 HIP = re.compile(r"\[HIP\]|\bHIP error\b|\bhipError\w+")
+ROCM_SEARCH = re.compile(r"^\s*Search for `hipError", re.M)     # the line torch's ROCm build prints after the message
 # mlx-lm's entries go with MLX's marks (Programs.of names both from one search)
 ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get

@@ -16,7 +16,7 @@ from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_runs, alternative_words, captured
 from enrich.facts import Facts, Frame
 from enrich.logs.cut import MIN_LITERAL, cut_match, cut_values, prefixes
-from enrich.logs.engines import HIP, reported_by_another
+from enrich.logs.engines import HIP, ROCM_SEARCH, reported_by_another
 from enrich.logs.per_catalog import per_catalog
 from enrich.logs.reader import TextException, to_facts
 from enrich.match import Match, _claimed_elsewhere, _site_frame, best_match, sites_at
@@ -52,6 +52,8 @@ class Identified:
 
 
 def identify(exc: TextException, catalog: Catalog) -> Identified | None:
+    if ROCM_SEARCH.search(exc.message):     # torch built for ROCm, in CUDA's words
+        return None
     type_name = "" if exc.kind != "exception" else (exc.inner or exc.type)
     if not exc.message and CUT_MODULE_PATH.fullmatch(type_name):
         type_name = ""          # "triton.compiler.error": the line was cut inside the class's module path

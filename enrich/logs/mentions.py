@@ -12,7 +12,7 @@ from itertools import islice
 from enrich.catalog import Catalog
 from enrich.catalog.regex import WORD, alternative_word_lists, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
-from enrich.logs.engines import HIP, Programs, reported_by_another
+from enrich.logs.engines import HIP, ROCM_SEARCH, Programs, reported_by_another
 from enrich.logs.identify import raised_by, word_candidates
 from enrich.logs.per_catalog import per_catalog
 
@@ -108,10 +108,11 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     if wrapped and not found:
         found = _retyped(lines, catalog, programs) or _reworded(lines, catalog, programs)
     text_of = dict(lines)
+    after = {number: text for (number, _), (_, text) in zip(lines, lines[1:])}
     return [m for m in found if (m.text.startswith(STATEMENTS) or not PLACEHOLDER.search(m.text))
             and (catalog.entries[m.entry_id].warned or not _warned(text_of.get(m.line, ""), m.text))
             and not assigned(text_of.get(m.line, ""), m.text)
-            and not _after_hip(text_of.get(m.line, ""), m.text)
+            and not _rocms(text_of.get(m.line, ""), m.text, after.get(m.line, ""))
             and not _reported_by_another(catalog.entries[m.entry_id], text_of.get(m.line, ""), m.text)
             and (not wrapped or _one_program(m, catalog, programs))]     # joined lines: the caller's
 
@@ -127,9 +128,10 @@ def _one_program(mention: Mention, catalog: Catalog, programs: Programs) -> bool
     return program in programs.shown or not others or programs.owns(program, others)
 
 
-def _after_hip(line: str, quote: str) -> bool:
-    """ROCm's HIP names itself before the words on their line: its error, in CUDA's words."""
-    return HIP.search(line, 0, max(line.find(quote), 0)) is not None
+def _rocms(line: str, quote: str, following: str) -> bool:
+    """ROCm's HIP names itself before the words on their line, or torch's ROCm build on the line
+    after them ("Search for `hipErrorIllegalAddress' ..."): its error, in CUDA's words."""
+    return HIP.search(line, 0, max(line.find(quote), 0)) is not None or ROCM_SEARCH.match(following) is not None
 
 
 def _reported_by_another(entry, line: str, quote: str) -> bool:
@@ -204,6 +206,9 @@ def _retyped(lines: list[tuple[int, str]], catalog: Catalog, programs: Programs)
             if not (whole or respelt or led or quote_led):
                 continue
             m = _search(folded, respelt or line) if whole or respelt else None
+            spaced = _respaced(line) if m is None and whole else line
+            if spaced is not line:
+                m = _search(folded, spaced)
             if m is None:
                 cuts = (cut_match(folded, span, phrase=quote_led) for span in spans)
                 m = next((c for c in cuts if c is not None), None)
@@ -275,6 +280,17 @@ def _word_lists(catalog: Catalog) -> dict[str, list]:
         for name in entry.exceptions if needed else ():
             index.setdefault(name, []).append((entry, needed))
     return index
+
+
+# where a paste lost a space: after a colon ("RuntimeError:CUDA error:out of memory"; not "c10::Half",
+# "cuda:0" or a URL), around an operator ("float!= c10::Half")
+LOST_SPACE = re.compile(r"(?<=[^\s:]:)(?=[A-Za-z])|(?<=\w)(?=[!=]=)|(?<=[!=]=)(?=\w)")
+
+
+def _respaced(line: str) -> str:
+    """The line with the spaces a paste lost put back (the line itself where none was lost)."""
+    spaced = LOST_SPACE.sub(" ", line)
+    return line if spaced == line else spaced
 
 
 def _denied(line: str, at: int) -> bool:

@@ -757,3 +757,24 @@ def test_vllms_pick_of_an_internal_port_is_not_the_servers_port():
     assert ids(picked) == []
     served = "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use\n"
     assert ids(served) == ["process/port-in-use"]
+
+
+def test_torchs_rocm_build_says_cuda_error_and_names_hips():
+    """ROCm/legacy-rocm-build#6003: torch built for ROCm prints CUDA's words and, on the next line,
+    the HIP error to search for: ROCm's failure, which CUDA's causes and fixes do not explain,
+    whether raised or printed by the abort that carried it."""
+    message = ("CUDA error: an illegal memory access was encountered\n"
+               "Search for `hipErrorIllegalAddress' in https://rocm.docs.amd.com/projects/HIP/en/latest/index.html "
+               "for more information.\n")
+    assert ids("torch.AcceleratorError: " + message) == []
+    assert ids("terminate called after throwing an instance of 'c10::AcceleratorError'\n  what():  " + message) == []
+    assert ids("torch.AcceleratorError: " + message.split("\n")[0] + "\n") == ["torch/cuda-illegal-address"]
+
+
+def test_a_trainers_arguments_are_no_model_config():
+    """modelscope/ms-swift#3106: TRL's GRPOConfig holds a trainer's arguments, not a model's
+    config.json, and so do the subclasses other trainers make of it."""
+    for name in ("GRPOConfig", "UnslothSFTConfig"):
+        assert ids(f"AttributeError: '{name}' object has no attribute 'reward_weights'\n") == []
+    assert ids("AttributeError: 'Qwen2Config' object has no attribute 'rope_theta'\n") == [
+        "transformers/config-missing-attribute"]

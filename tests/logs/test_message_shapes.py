@@ -211,6 +211,16 @@ def test_vllms_startup_memory_check_retyped_without_its_spaces():
     assert finding.id == "vllm/startup-free-memory" and finding.values["requested_gib"] == "5.83"
 
 
+@pytest.mark.parametrize("said, entry", [
+    # InternLM/lmdeploy#1130: no space after the colons
+    ("RuntimeError:CUDA error:out of memory\n", "torch/cuda-error-oom"),
+    # ToTheBeginning/PuLID#162: none before the operator
+    ("# expected mat1 and mat2 to have the same dtype, but got: float!= c10::Half\n", "torch/matmul-dtype-mismatch"),
+])
+def test_a_message_retyped_with_a_space_lost(said, entry):
+    assert [f.id for f in read(said)] == [entry]
+
+
 def test_torchs_no_driver_assert_retyped_with_its_spaces_changed():
     """Retyped by hand: no space after the full stop, two before "that"."""
     said = ("AssertionError\uff1aFound no NVIDIA driver on your system.Please check  that you have an NVIDIA GPU "
