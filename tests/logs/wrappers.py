@@ -65,3 +65,5 @@ def tabs_to_spaces(text):
 
 
 WRAPPERS = {f.__name__: f for f in (*PREFIXED, cri, docker_json, markdown_quote, code_fence, pytest_e, tabs_to_spaces)}
+# prefixes no token describes (stern's pod and container, a host name): told by repeating on the next line
+TOLD_BY_REPEATING = {"stern", "unknown_repeated_prefix"}
