@@ -10,7 +10,7 @@ from difflib import get_close_matches
 from itertools import islice
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_word_lists, alternative_words, branches, captured, literal_runs, written_words
+from enrich.catalog.regex import WORD, alternative_runs, alternative_word_lists, alternative_words, branches, captured, literal_runs, written_words
 from enrich.logs.cut import cut_match, cut_values
 from enrich.logs.engines import HIP, ROCM_SEARCH, Programs, reported_by_another
 from enrich.logs.identify import raised_by, word_candidates
@@ -428,7 +428,8 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) 
         for entry in word_candidates(catalog, span):
             shortened = span in dropped
             m = cut_match(entry.message, span, sentence=shortened, phrase=shortened and _barely_past_colon(span))
-            if m is not None and not _goes_on_otherwise(entry.message, span, dropped.get(span, "")):
+            rest = dropped.get(span, "")
+            if m is not None and not _goes_on_otherwise(entry.message, span, rest) and not _quotes_on(entry.message, span, rest):
                 matched[entry.id] = (entry, m)
         if len(matched) > 1:           # the start of several programs' messages: the one the text is alone
             matched = {key: em for key, em in matched.items() if programs.owns(em[0].engine)}
@@ -475,6 +476,16 @@ def _goes_on_otherwise(pattern: re.Pattern, start: str, rest: str) -> bool:
     defined for option ...") quotes all of it: a whole message the pattern did not match."""
     return bool(rest) and any(len(run) >= MIN_RUN and run in rest and run not in start
                               for run in (r.replace("\0", "").strip() for r in literal_runs(pattern)))
+
+
+def _quotes_on(pattern: re.Pattern, start: str, rest: str) -> bool:
+    """A title whose dropped words open the quote the message puts its value in ("Error building
+    extension 'fused_adam' with DeepSpeed"): the message goes on, with a value the pattern refuses."""
+    words = rest.split()
+    if not words or words[0][0] not in QUOTES:
+        return False
+    joint = start.rsplit(" ", 1)[-1] + " " + words[0][0]
+    return any(joint in run for runs in alternative_runs(pattern) for run in runs)
 
 
 def _barely_past_colon(title: str) -> bool:

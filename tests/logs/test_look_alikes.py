@@ -778,3 +778,18 @@ def test_a_trainers_arguments_are_no_model_config():
         assert ids(f"AttributeError: '{name}' object has no attribute 'reward_weights'\n") == []
     assert ids("AttributeError: 'Qwen2Config' object has no attribute 'rope_theta'\n") == [
         "transformers/config-missing-attribute"]
+
+
+def test_a_title_that_quotes_on_into_another_extensions_name_is_not_flashinfers():
+    """deepspeedai/DeepSpeed#885: torch's "Error building extension '<name>'" for DeepSpeed's own
+    op; FlashInfer's entry knows its modules by name, and the title goes on into the quote."""
+    assert ids("# Error building extension 'fused_adam' with DeepSpeed==0.3.13\n") == []
+    mine = "# Error building extension 'batch_prefill_with_kv_cache_dtype_q_bf16_dtype_kv_bf16' on H20\n"
+    assert ids(mine) == ["flashinfer/jit-build-failed"]
+
+
+def test_a_title_naming_torchs_oom_class_without_its_message():
+    """vllm-project/vllm#11251: the class alone names the allocator's OOM; with its message after
+    it, the message says whose memory ran out (ROCm's, Intel's)."""
+    assert ids("# [Bug]: torch.OutOfMemoryError for 0.6.4.post1 but 0.6.3.post1 is working\n") == ["torch/cuda-oom"]
+    assert ids("# torch.OutOfMemoryError: HIP out of memory.\n") == []
