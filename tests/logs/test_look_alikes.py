@@ -246,9 +246,10 @@ def test_a_message_tagged_with_where_it_ran():
     assert ids(text) == ["transformers/no-model-type"]
 
 
-def test_the_tokenizer_refusal_shares_the_auto_model_wording_but_not_its_cause():
+def test_the_tokenizer_refusal_shares_the_auto_model_wording_but_not_its_entry():
     head = "ValueError: Unrecognized configuration class <class 'transformers.models.t5.configuration_t5.T5Config'> "
-    assert ids(head + "to build an AutoTokenizer.\nModel type should be one of AlbertConfig\n") == []
+    assert ids(head + "to build an AutoTokenizer.\nModel type should be one of AlbertConfig\n") == \
+        ["transformers/auto-tokenizer-config-unsupported"]
     assert ids(head + "for this kind of AutoModel: AutoModelForCausalLM.\nModel type should be one of BartConfig\n") == \
         ["transformers/auto-class-config-unsupported"]
 
