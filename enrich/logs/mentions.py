@@ -38,8 +38,12 @@ STARTS = re.compile(r"[`\"'(\[>*#]+\s*|: +|\bError: +|\b(?:[Ee]rr(?:or)?|msg|mes
 MAX_STARTS = 48
 OPENERS = re.compile(r"[`\"'(\[]+\s*")
 QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
+# a quote still open where the paste ends: the cut came before its closing mark (not an apostrophe,
+# which prose is full of)
+OPEN_AT_END = re.compile(r"[`\"]([^`\"]{16,400})$")
 EMPHASIS = re.compile(r"(\*\*|__)(.{16,400}?)\1")           # markdown's bold
-TYPE_LEAD = re.compile(r"(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*)?(?:Error|Exception): ")   # a class, or a bare "Error: "
+# a class, or a bare "Error: "; a class named with its module need not end so (triton.runtime.errors.OutOfResources)
+TYPE_LEAD = re.compile(r"(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*)?(?:Error|Exception): |(?:[a-z_]\w*\.)+[A-Z]\w*: ")
 FIRST_WORD = re.compile(r"\^?([A-Za-z][\w-]*) ")
 LOWER_WORD = re.compile(r"[a-z_][a-z0-9_]{2,}")
 # where a title's quote may start: after a tag, a colon, a dash after an error's class
@@ -101,7 +105,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
                                                 for o in matched)]
         if not matched:
             titled = place < TITLE_LINES and line.startswith("# ")     # a report's title
-            found += (_cut_mentions(number, line, catalog, programs)
+            found += (_cut_mentions(number, line, catalog, programs, last=place == len(lines) - 1)
                       or (_titled(number, line[2:], catalog, programs) if titled else [])
                       or _raise_statement(number, line, catalog, programs))
     found += _wrapped(lines, catalog, {m.line for m in found}, programs) if wrapped else []
@@ -400,9 +404,11 @@ def _listed(lines: list[tuple[int, str]], start: int) -> list[str]:
     return out
 
 
-def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs) -> list[Mention]:
-    """A quoted message or an issue title that stops before the message's end."""
+def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs, last: bool = False) -> list[Mention]:
+    """A quoted message or an issue title that stops before the message's end; on the ``last``
+    line read, a quote the paste's end left open."""
     spans = [m.group(2) for m in (*QUOTED.finditer(line), *EMPHASIS.finditer(line))]
+    spans += [m.group(1) for m in [OPEN_AT_END.search(line)] if last and m]
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     start = LINE_MARKS.sub("", line, count=1)       # past a comment's, a quote's or a heading's marks
     heads = _starting_with(catalog)

@@ -32,7 +32,8 @@ PLAIN_FRAME = re.compile(r"^\s*(?:\[(?P<linked>/[^\]]+?\.py|<ipython-input-[\w-]
 # Colab folds library frames: "25 frames"
 FOLDED = re.compile(r"^\d+ frames$")
 CELL = re.compile(r"^\s*(?:Cell In\s?\[\d*\]|Input In \[\d*\]), line (?P<line>\d+)")
-SOURCE = re.compile(r"^(?P<arrow>-*>)?\s*\d+ (?P<code>.*)$")
+# a numbered source line; VS Code links the number: "--> [951](vscode-remote+...auto.py:951)     config = ..."
+SOURCE = re.compile(r"^(?P<arrow>-*>)?\s*(?:\d+|\[\d+\]\([^)\s]*\)) (?P<code>.*)$")
 MAX_SOURCE = 400
 
 

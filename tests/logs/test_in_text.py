@@ -241,3 +241,13 @@ def test_sglangs_memory_error_cut_after_its_first_sentence_where_its_log_shows_s
     assert [f.id for f in found("RuntimeError: Not enough memory.\n")] == [None]
     keyerror = "PP1: Load weight end. avail mem=13.12 GB\nKeyError: 'model.layers.13.mlp.experts.w2_weight'\n"
     assert [f.id for f in found(keyerror)] == ["sglang/load-weights-unknown-tensor"]
+
+
+@pytest.mark.parametrize("words", [
+    "AssertionError: First input (fp16) and second input (fp32) must have the same dtype!",    # Triton 2.x
+    "AssertionError: Input shapes should have M >= 16, N >= 16 and K >= 16",                  # Triton 3.x
+])
+def test_tritons_dot_checks_in_a_text_that_shows_a_kernel(words):
+    kernel = "@triton.jit\ndef attn_fwd(Q, K, V):\n    acc = tl.dot(q, k)\n"
+    assert [f.id for f in found(kernel + words + "\n")] == ["triton/compilation-error"]
+    assert not any(f.id for f in found(words + "\n"))       # no Triton at work: whose dot?

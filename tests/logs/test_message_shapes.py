@@ -1626,3 +1626,44 @@ def test_a_loggers_name_and_pid_under_a_collectors_tag():
 def test_a_title_names_an_error_by_its_usual_words(text, entry):
     found = [f.id for f in read(text) if f.id]
     assert found == ([entry] if entry else [])
+
+
+def test_a_quote_left_open_where_the_paste_ends():
+    """An index or a collector cut the paste inside a quoted message: the quote never closes."""
+    said = 'Running the notebook will result in "ValueError: Bfloat16 is only supported on GPUs with compute ca'
+    [found] = read(said)
+    assert (found.id, found.partial) == ("vllm/bf16-compute-capability", True)
+    typed = 'but still got \n"triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 106496, '
+    assert [f.id for f in read(typed)] == ["triton/oor-shared-memory"]
+    # on a line the paste goes on after, the open quote is the writer's, not the cut's
+    assert not any(f.id for f in read(said + "\nThanks for any help with this.\n"))
+
+
+def test_a_message_cut_after_the_words_its_pattern_starts_from():
+    """The pattern looks for the message's distinctive middle ("has model type ... but Transformers
+    does not recognize"); a cut in that middle still shows its start."""
+    text = ('Traceback (most recent call last):\n  File "load.py", line 3, in <module>\n'
+            'ValueError: The checkpoint you are trying to load has model type `glm4` but Transformers d')
+    [found] = read(text)
+    assert (found.id, found.partial) == ("transformers/unknown-model-type", True)
+    assert found.values.get("model_type") == "glm4"
+
+
+def test_a_message_cut_inside_what_its_pattern_looks_ahead_for():
+    """torch 1.x's OOM goes on " (GPU 0; ..." where the pattern looks ahead for it: a cut there."""
+    text = ('Traceback (most recent call last):\n  File "run.py", line 9, in <module>\n'
+            'OutOfMemoryError: CUDA out of memory. Tried to allocate 1.71 GiB (GP')
+    [found] = read(text)
+    assert (found.id, found.partial) == ("torch/cuda-oom", True)
+
+
+def test_vscode_notebooks_link_the_source_line_numbers():
+    text = (
+        "KeyError                                  Traceback (most recent call last)\n"
+        "File /usr/local/lib/python3.10/dist-packages/transformers/models/auto/configuration_auto.py:951, "
+        "in AutoConfig.from_pretrained(cls, pretrained_model_name_or_path, **kwargs)\n"
+        "    [950](vscode-remote://x/usr/local/lib/python3.10/dist-packages/transformers/models/auto/"
+        "configuration_auto.py:950) try:\n"
+        "--> [951](vscode-remote://x/usr/local/lib/python3.10/dist-packages/transformers/models/auto/"
+        "configuration_auto.py:951)     config_class = CONFIG_MAPPING[config_dict[\"model_type\"]]\n")
+    assert [f.id for f in read(text)] == ["transformers/unknown-model-type"]
