@@ -36,6 +36,7 @@ OUT_OF_MEMORY = re.compile(r"(?i)\bOOM\b|\bout of memory\b")
 # on ..."), its description ("This change adds the signal name (e.g., SIGSEGV) ...")
 CHANGE = re.compile(r"(?i)^(?:#+ +)?(?:\[[^\]]*\] *)*(?:fix(?:es|ed)?|add(?:s|ed)?|avoid|prevent|handle)\b"
                     r"|\bthis (?:change|pr|commit|patch)\b")
+NCCL_THREAD = re.compile(r"[\w.-]+:\d+:\d+$")    # NCCL's own line prefix, the last tag of a stream
 NEXT_WARN = 2        # lines from one NCCL WARN without its host prefix to the next of its thread
 MIN_SAME = 16        # characters of a quote that show it reads the message printed on its line
 LEADING_TAGS = re.compile(r"^(?:\[[^\]\n]*\] )+")    # "[c10d] ", "[Rank 3] " before a message
@@ -533,7 +534,7 @@ def _nccl_unwinding(items: list[Finding], order: dict[int, int]) -> None:
         line = order.get(f.line, f.line)
         near = bool(run) and 0 < line - order.get(run[-1].line, run[-1].line) <= NEXT_WARN
         if f.exception != "NCCL WARN":
-            told = [w for t in f.streams for w in threads.get(t, ())] or (run if near else [])
+            told = [w for t in _threads(f) for w in threads.get(t, ())] or (run if near else [])
             if f.message.startswith(NCCLCHECK) and told:
                 if f.id and not any(w.id for w in told):
                     for w in told:
@@ -541,11 +542,17 @@ def _nccl_unwinding(items: list[Finding], order: dict[int, int]) -> None:
                 else:
                     f.root_cause = False
             continue
-        if not f.id and (any(t in threads for t in f.streams) or not f.streams and near and not run[-1].streams):
+        if not f.id and (any(t in threads for t in _threads(f)) or not _threads(f) and near and not _threads(run[-1])):
             f.root_cause = False
-        for t in f.streams:
+        for t in _threads(f):
             threads.setdefault(t, []).append(f)
         run = (run if near else []) + [f]
+
+
+def _threads(f: Finding) -> list[str]:
+    """The NCCL threads (host:pid:tid) of a finding's streams: a collector's or launcher's tag
+    before it ("[rank3]: ", a pod's name) names a process, whose threads it does not tell apart."""
+    return [m.group(0) for s in f.streams if (m := NCCL_THREAD.search(s))]
 
 
 def _key(exc: TextException) -> tuple:

@@ -41,6 +41,7 @@ QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
 # a quote still open where the paste ends: the cut came before its closing mark (not an apostrophe,
 # which prose is full of)
 OPEN_AT_END = re.compile(r"[`\"]([^`\"]{16,400})$")
+MARKUP_ONLY = re.compile(r"\s*(?:(?:`{3,}|~{3,})[\w+.-]*)?\s*")     # a blank line, or a code fence that closes the paste
 EMPHASIS = re.compile(r"(\*\*|__)(.{16,400}?)\1")           # markdown's bold
 # a class, or a bare "Error: "; a class named with its module need not end so (triton.runtime.errors.OutOfResources)
 TYPE_LEAD = re.compile(r"(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*)?(?:Error|Exception): |(?:[a-z_]\w*\.)+[A-Z]\w*: ")
@@ -87,6 +88,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     alone are its own in a text that is that engine's)."""
     found: list[Mention] = []
     index = catalog.index
+    last = next((place for place in range(len(lines) - 1, -1, -1) if not MARKUP_ONLY.fullmatch(lines[place][1])), -1)
     for place, (number, line) in enumerate(lines):
         line = line[:MAX_LINE]
         if len(line) < 12:
@@ -105,7 +107,7 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
                                                 for o in matched)]
         if not matched:
             titled = place < TITLE_LINES and line.startswith("# ")     # a report's title
-            found += (_cut_mentions(number, line, catalog, programs, last=place == len(lines) - 1)
+            found += (_cut_mentions(number, line, catalog, programs, last=place == last)
                       or (_titled(number, line[2:], catalog, programs) if titled else [])
                       or _raise_statement(number, line, catalog, programs))
     found += _wrapped(lines, catalog, {m.line for m in found}, programs) if wrapped else []

@@ -1471,6 +1471,17 @@ def test_nccl_warn_lines_without_their_host_prefix_unwind_as_one_thread():
     assert [(f.id, f.root_cause) for f in found] == [("torch/nccl-cuda-error", True), (None, False)]
 
 
+def test_a_launchers_tag_is_a_process_not_an_nccl_thread():
+    """Two WARNs far apart, without NCCL's host:pid:tid: two failures, whether or not torchrun's
+    "[rank3]: " tags both (a rank runs many threads; only NCCL's prefix tells one)."""
+    text = ("NCCL WARN Error: failed to extend /dev/shm/nccl-03v824 to 4194660 bytes\n"
+            + "Docker limits shared memory by default.\n" * 4
+            + "NCCL WARN unlink shared memory /dev/shm/nccl-d5rTd0 failed, error: No such file or directory\n")
+    tagged = "".join("[rank3]: " + line for line in text.splitlines(keepends=True))
+    for log in (text, tagged):
+        assert [f.root_cause for f in read(log, all=True) if f.exception == "NCCL WARN"] == [True, True]
+
+
 def test_the_watchdogs_wrapper_in_torch_2_1s_words_defers_to_the_timeout_it_carries():
     """Up to torch 2.2 the watchdog's line said "NCCL watchdog thread"; a timeout it carries, even
     cut at a terminal's width, is the root cause, not the wrapper."""
