@@ -3,7 +3,9 @@
 A paste cut mid-line, a title that drops the last words, a log that prints a multi-line message
 one line per record: the text is the beginning of a message the catalog knows. It matches when
 some prefix of the entry's pattern (one alternative of a top-level alternation at a time)
-matches the whole text, and that prefix holds enough fixed words to mean something.
+matches the whole text, and that prefix holds enough fixed words to mean something. An
+alternative the pattern looks for anywhere in a message ("has model type ... but Transformers
+does not recognize") may also match from where its fixed words start inside the text.
 """
 
 from __future__ import annotations
