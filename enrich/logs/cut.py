@@ -41,10 +41,10 @@ def _closed(head: str, branch: str) -> str:
             opened.append(i)
         elif c == ")" and opened:
             closing[opened.pop()] = i
-    still_open = [i for i in closing.keys() | set(opened) if i < len(head) and closing.get(i, len(branch)) >= len(head)]
+    still_open = [i for i, end in closing.items() if i < len(head) <= end]
     for i in still_open:
-        end = closing.get(i)
-        guard = end is not None and branch[end + 1:end + 6] == branch[i + 3:i + 8]
+        end = closing[i]
+        guard = branch[end + 1:end + 6] == branch[i + 3:i + 8]
         if head.startswith("(?=", i) and not guard:
             head = head[:i] + "(?:" + head[i + 3:]
     return head + ")" * len(still_open)

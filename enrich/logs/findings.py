@@ -542,9 +542,10 @@ def _nccl_unwinding(items: list[Finding], order: dict[int, int]) -> None:
                 else:
                     f.root_cause = False
             continue
-        if not f.id and (any(t in threads for t in _threads(f)) or not _threads(f) and near and not _threads(run[-1])):
+        own = _threads(f)
+        if not f.id and (any(t in threads for t in own) or not own and near and not _threads(run[-1])):
             f.root_cause = False
-        for t in _threads(f):
+        for t in own:
             threads.setdefault(t, []).append(f)
         run = (run if near else []) + [f]
 

@@ -14,6 +14,7 @@ from enrich.catalog.regex import WORD, alternative_runs, alternative_word_lists,
 from enrich.logs.cut import cut_match, cut_values
 from enrich.logs.engines import HIP, ROCM_SEARCH, Programs, reported_by_another
 from enrich.logs.identify import raised_by, word_candidates
+from enrich.logs.peel import FENCE
 from enrich.logs.per_catalog import per_catalog
 
 # a Python warning just before the words: "UserWarning: CUDA initialization: Found no NVIDIA driver
@@ -41,7 +42,6 @@ QUOTED = re.compile(r"([`\"'])([^`\"']{16,400})\1")
 # a quote still open where the paste ends: the cut came before its closing mark (not an apostrophe,
 # which prose is full of)
 OPEN_AT_END = re.compile(r"[`\"]([^`\"]{16,400})$")
-MARKUP_ONLY = re.compile(r"\s*(?:(?:`{3,}|~{3,})[\w+.-]*)?\s*")     # a blank line, or a code fence that closes the paste
 EMPHASIS = re.compile(r"(\*\*|__)(.{16,400}?)\1")           # markdown's bold
 # a class, or a bare "Error: "; a class named with its module need not end so (triton.runtime.errors.OutOfResources)
 TYPE_LEAD = re.compile(r"(?:(?:[A-Za-z_]\w*\.)*[A-Z]\w*)?(?:Error|Exception): |(?:[a-z_]\w*\.)+[A-Z]\w*: ")
@@ -88,7 +88,9 @@ def mentions(lines: list[tuple[int, str]], catalog: Catalog, wrapped: bool = Tru
     alone are its own in a text that is that engine's)."""
     found: list[Mention] = []
     index = catalog.index
-    last = next((place for place in range(len(lines) - 1, -1, -1) if not MARKUP_ONLY.fullmatch(lines[place][1])), -1)
+    # the paste's last line of text: not a blank or the code fence that closes it
+    last = next((place for place in range(len(lines) - 1, -1, -1)
+                 if lines[place][1].strip() and not FENCE.match(lines[place][1])), -1)
     for place, (number, line) in enumerate(lines):
         line = line[:MAX_LINE]
         if len(line) < 12:
