@@ -83,6 +83,26 @@ def test_triton_type_error_is_known_live_and_as_pasted(tmp_path, monkeypatch):
     assert "pointer<fp32> and triton.language.float32" in findings(io.StringIO(cause))[0].summary
 
 
+@pytest.mark.parametrize("number, store", list(enumerate([
+    "tl.store(x_ptr, 1.0, mask=offs < n)",
+    "tl.store(x_ptr + offs, tl.load(x_ptr + offs, other=0.0))",
+    "tl.store(x_ptr + offs, tl.reshape(tl.load(x_ptr + offs), (64,)))",
+    "tl.store(x_ptr + offs, tl.load(x_ptr + offs) + tl.zeros((64,), tl.float32))",
+    "tl.store(x_ptr + offs, tl.dot(tl.load(x_ptr + offs), tl.load(x_ptr + offs)))",
+    "acc = 0\n    for i in range(n):\n        acc = tl.load(x_ptr + offs)\n    tl.store(x_ptr + offs, acc)",
+])))
+def test_the_front_ends_checks_pasted_without_their_frames(tmp_path, monkeypatch, number, store):
+    """The CompilationError's last line alone (a title, a log line): Triton's in a text that shows a
+    kernel, nobody's in a text that shows none."""
+    from enrich.logs import findings
+
+    exc = compile_failing_kernel(tmp_path, monkeypatch, f"checked_kernel_{number}", store)   # one module each
+    words = str(exc).splitlines()[-1].strip()
+    kernel = f"@triton.jit\ndef checked_kernel_{number}(x_ptr, n, BLOCK: tl.constexpr):\n"
+    assert [f.id for f in findings(io.StringIO(kernel + words + "\n"))] == ["triton/compilation-error"], words
+    assert not any(f.id for f in findings(io.StringIO(words + "\n"))), words
+
+
 @pytest.fixture
 def tiny_mlx_llama(tmp_path):
     pytest.importorskip("mlx_lm")
