@@ -1,7 +1,9 @@
 """The shell's report of a child a signal killed: bash's "Segmentation fault (core dumped)" or
 "bash: line 1: 4242 Illegal instruction     python serve.py", dash's bare "Aborted", zsh's
 "zsh: illegal hardware instruction" (or, for a job, "[1]  + 4242 abort      python serve.py"),
-macOS's "Abort trap: 6", its crash report's "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", or a
+macOS's "Abort trap: 6", fish's "terminated by signal SIGILL (Illegal instruction)", a JetBrains
+IDE's "exit code 134 (interrupted by signal 6:SIGABRT)", Go's "signal: illegal instruction", Open
+MPI's "Signal: Bus error (7)", macOS's crash report's "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", or a
 crashed thread's frames through libc's abort() (a crash report's or gdb's backtrace). The
 process died of that signal: nothing printed before it said why, or what was printed is the error
 (a Swift fatalError ends in SIGILL, an uncaught C++ exception in SIGABRT). Failing a report, prose
@@ -47,13 +49,19 @@ REPORT = re.compile(
     r"|^\S.*? ?[:,] (?:\S+ )?\d+(?: \S+)? ?[:：] *\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted|"
     + _TRANSLATED + r")(?!\w)"
     r"|^(?P<bare>Segmentation fault|Illegal instruction|Bus error|Aborted)\s*$"                        # dash, sh
+    r"|\bterminated by signal (?P<fish>SIG(?:SEGV|BUS|ILL|ABRT))\b"                                    # fish
+    r"|\(interrupted by signal \d{1,2}: ?(?P<ide>SIG(?:SEGV|BUS|ILL|ABRT))\)"                          # JetBrains' run window
+    # Go's os/exec ("llama runner process has terminated: signal: illegal instruction"), Open MPI's
+    # signal report ("[node:4242] Signal: Bus error (7)")
+    r"|(?:^|(?<=[\s`'\"*(:]))signal: (?P<go>segmentation fault|illegal instruction|bus error|aborted)\b"
+    r"|(?:^|(?<=\] ))Signal: (?P<mpi>Segmentation fault|Illegal instruction|Bus error|Aborted) \(\d{1,2}\)"
     r"|^Exception Type: +EXC_\w+ +\((?P<crash>SIG(?:SEGV|BUS|ILL|ABRT))\)"                          # macOS's crash report
     # the crashed thread's frames: libc's abort() in macOS's crash report (text or .ips JSON) or gdb's backtrace
     r"|^\s*(?:\d+\s+)?libsystem_c\.dylib\s+(?:0x[0-9a-f]+\s+)?(?P<frame>abort)\b"
     r"|\"symbol\"\s*:\s*\"(?P<ips>abort)\""
     r"|^#\d+\s+(?:0x[0-9a-f]+ in )?(?:__GI_)?(?P<gdb>abort) \(")
 # what every report holds one of: a line without any is none
-HINTS = re.compile("ault|nstruction|rror|bort|EXC_|signal SIG|" + _TRANSLATED + "|" + _CORE, re.IGNORECASE)
+HINTS = re.compile("ault|nstruction|rror|bort|EXC_|SIG(?:SEGV|BUS|ILL|ABRT)|" + _TRANSLATED + "|" + _CORE, re.IGNORECASE)
 
 
 def killed_by(line: str) -> signal.Signals | None:

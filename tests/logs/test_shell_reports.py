@@ -1,5 +1,6 @@
 """The shell's report of a child a signal killed, read by enrich explain: real bash and dash
-children killed by real signals, and the wordings of shells this machine lacks (zsh, macOS)."""
+children killed by real signals, and the wordings of shells and launchers this machine lacks (zsh,
+fish, macOS, a JetBrains IDE's run window, Go's os/exec, Open MPI)."""
 
 import io
 import os
@@ -69,6 +70,12 @@ def test_a_real_bash_in_another_language(language, sig):
     ("Abort trap: 6", "process/native-abort"),
     ("Bus error: 10", "process/bus-error"),
     ("./run.sh: line 3:  4242 Bus error               (core dumped) python x.py", "process/bus-error"),
+    ("fish: Job 1, 'python serve.py' terminated by signal SIGILL (Illegal instruction)", "process/illegal-instruction"),
+    ("fish: Job 1, 'python serve.py' terminated by signal SIGABRT (Abort)", "process/native-abort"),
+    ("Process finished with exit code 134 (interrupted by signal 6:SIGABRT)", "process/native-abort"),
+    ("Process finished with exit code 132 (interrupted by signal 4: SIGILL)", "process/illegal-instruction"),
+    ("Error: llama runner process has terminated: signal: illegal instruction", "process/illegal-instruction"),
+    ("[gpu-node-3:04242] Signal: Bus error (7)", "process/bus-error"),
 ])
 def test_other_shells_wordings(line, entry):
     assert ids(">>> model = load(path)\n" + line + "\n") == [entry]
