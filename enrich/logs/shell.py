@@ -43,7 +43,7 @@ REPORT = re.compile(
     r"|^Program received signal (?P<gdbstop>SIG(?:SEGV|BUS|ILL|ABRT)),|\bstop reason = signal (?P<lldb>SIG(?:SEGV|BUS|ILL|ABRT))\b"
     r"|(?:^|(?<=[\s`'\"*(]))(?P<mac>Segmentation fault|Illegal instruction|Bus error|Abort trap): \d{1,2}\b"
     r"|(?:^|(?<=[\s`'\"*(]))zsh: (?P<zsh>segmentation fault|illegal hardware instruction|bus error|abort)\b"
-    r"|^\[\d+\] +(?:[+-] +)?(?:\d+ +)?"                                                   # zsh: job, pid
+    r"|(?:^|(?<=^[`'\"]))\[\d+\] +(?:[+-] +)?(?:\d+ +)?"                              # zsh: job, pid (quoted too)
     r"(?P<zjob>segmentation fault|illegal hardware instruction|bus error|abort) {2,}\S"
     # bash: its line, job, pid ("bash: line 1:  4242 ", "bash : ligne 1 :", "bash: 第 1 列：10212 ")
     r"|^\S.*? ?[:,] (?:\S+ )?\d+(?: \S+)? ?[:：] *\d+ +(?P<job>Segmentation fault|Illegal instruction|Bus error|Aborted|"

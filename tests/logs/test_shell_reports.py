@@ -67,6 +67,7 @@ def test_a_real_bash_in_another_language(language, sig):
     ("segmentation fault (core dumped) when I import vllm", "process/segfault"),
     ("zsh: illegal hardware instruction  python -c 'import mlx.core'", "process/illegal-instruction"),
     ("zsh: segmentation fault  python serve.py", "process/segfault"),
+    ("`[1]    96405 illegal hardware instruction  ./llamafile`", "process/illegal-instruction"),   # markdown's quote
     ("Abort trap: 6", "process/native-abort"),
     ("Bus error: 10", "process/bus-error"),
     ("./run.sh: line 3:  4242 Bus error               (core dumped) python x.py", "process/bus-error"),
