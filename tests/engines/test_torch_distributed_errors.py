@@ -38,3 +38,16 @@ def test_an_nccl_group_where_no_gpu_is_visible():
     assert enrichment is not None and enrichment.id == expected, (str(info.value), enrichment)
     assert str(info.value) in [s.message for s in get_catalog().entries[expected].samples]
     assert not dist.is_initialized()
+
+
+@pytest.mark.parametrize("call", ["wait", "get"])
+def test_a_store_key_that_no_rank_writes(call):
+    import datetime
+    store = dist.TCPStore("127.0.0.1", 0, 1, True, timeout=datetime.timedelta(seconds=1))
+    with pytest.raises(dist.DistStoreError) as info:
+        store.wait(["rank1_ready"]) if call == "wait" else store.get("rank1_ready")
+    assert str(info.value) == "wait timeout after 1000ms, keys: /rank1_ready"
+    enrichment = enrich.annotate(info.value)
+    assert enrichment is not None and enrichment.id == "torch/store-wait-timeout", (str(info.value), enrichment)
+    assert info.value.__notes__[0].startswith(
+        "[torch/store-wait-timeout] This rank waited 1000 ms for the store key /rank1_ready")

@@ -65,6 +65,35 @@ out = torch.empty(4, device="cuda")
 gather_kernel[(1,)](table, ids, out, 100)
 """
 
+# a float32 load from one byte past the start of a tensor: an address no 4-byte access may use
+TRITON_SHIFTED_LOAD = """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def read_shifted(x_ptr, out_ptr, shift):
+    byte_ptr = x_ptr.to(tl.pointer_type(tl.uint8)) + shift
+    tl.store(out_ptr, tl.load(byte_ptr.to(tl.pointer_type(tl.float32))))
+
+x = torch.zeros(16, device="cuda")
+out = torch.empty(1, device="cuda")
+read_shifted[(1,)](x, out, 3)
+"""
+
+# a kernel that stops on a trap instruction: the generic failure of a kernel that aborts
+TRITON_TRAP = """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def abort_kernel(x_ptr):
+    x = tl.load(x_ptr)
+    y = tl.inline_asm_elementwise("trap;\\n\\tmov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
+                                  is_pure=False, pack=1)
+    tl.store(x_ptr, y)
+
+x = torch.zeros(1, device="cuda", dtype=torch.int32)
+abort_kernel[(1,)](x)
+"""
+
 SCENARIOS = [
     Scenario("cuda-oom-alloc", ["torch/cuda-oom"], """
         import torch
@@ -92,6 +121,34 @@ SCENARIOS = [
         print(next_token.item())
     """),
     Scenario("illegal-address-triton", ["torch/cuda-illegal-address"], TRITON_POKE),
+    Scenario("misaligned-address-triton", ["torch/cuda-misaligned-address"],
+             TRITON_SHIFTED_LOAD + "torch.cuda.synchronize()\n"),
+    Scenario("launch-failure-trap", ["torch/cuda-launch-failure"], TRITON_TRAP + "torch.cuda.synchronize()\n"),
+    Scenario("graph-capture-sync", ["torch/cuda-graph-capture-unsupported"], """
+        import torch
+        static_x = torch.ones(8, device="cuda")
+        graph = torch.cuda.CUDAGraph()
+        torch.cuda.synchronize()
+        with torch.cuda.graph(graph):
+            y = static_x * 2
+            if y.sum().item() > 0:     # reads a value back to the CPU while the stream is captured
+                y = y + 1
+    """),
+    Scenario("nccl-cpu-tensor", ["torch/nccl-cpu-tensor"], """
+        import os, torch, torch.distributed as dist
+        dist.init_process_group("nccl", device_id=torch.device("cuda", 0))
+        dist.all_reduce(torch.ones(4))     # left on the CPU
+    """, launcher="torchrun1"),
+    Scenario("store-wait-timeout-nccl-id", ["torch/store-wait-timeout"], """
+        import datetime, os, time, torch, torch.distributed as dist
+        rank = int(os.environ["RANK"])
+        dist.init_process_group("nccl", timeout=datetime.timedelta(seconds=20))
+        if rank == 0:
+            time.sleep(60)                 # still loading: never reaches the first collective in time
+        else:
+            torch.cuda.set_device(0)
+            dist.all_reduce(torch.ones(4, device="cuda"))
+    """, launcher="torchrun2"),
     Scenario("invalid-device-ordinal", ["torch/cuda-invalid-device"], """
         import torch
         torch.cuda.set_device(3)

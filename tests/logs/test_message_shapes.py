@@ -1487,7 +1487,8 @@ def test_the_watchdogs_wrapper_in_torch_2_1s_words_defers_to_the_timeout_it_carr
     cut at a terminal's width, is the root cause, not the wrapper."""
     crash = ("terminate called after throwing an instance of 'std::runtime_error'\n"
              "  what():  [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: unspecified launch failure\n")
-    assert [f.id for f in read(crash, all=True)] == ["torch/nccl-watchdog-exception"]
+    assert [(f.id, f.root_cause) for f in read(crash, all=True)] == [
+        ("torch/cuda-launch-failure", True), ("torch/nccl-watchdog-exception", False)]
     cut = ("[rank3]:[E ProcessGroupNCCL.cpp:1182] [Rank 3] NCCL watchdog thread terminated with exception: "
            "[Rank 3] Watchdog caught collective operation.\n")
     assert "torch/nccl-watchdog-exception" not in [f.id for f in read(cut, all=True)]

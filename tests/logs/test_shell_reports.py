@@ -137,7 +137,7 @@ def test_an_abort_cut_before_its_exceptions_text(cut):
     """A paste cut inside the abort's first line, or before its what() line: alone, the abort is
     the finding; after an error printed before it, that error is what aborted."""
     assert ids(f"$ python generate.py\n{cut}\n") == ["process/native-abort"]
-    before = f"RuntimeError: CUDA error: misaligned address\n{cut}\n"
+    before = f"RuntimeError: CUDA error: an illegal instruction was encountered\n{cut}\n"
     assert [(f.line, f.id, f.root_cause) for f in findings(io.StringIO(before), all=True)] == [
         (1, None, True), (2, None, False)]
 
