@@ -149,6 +149,45 @@ SCENARIOS = [
             torch.cuda.set_device(0)
             dist.all_reduce(torch.ones(4, device="cuda"))
     """, launcher="torchrun2"),
+    Scenario("triton-cpu-pointer", ["triton/pointer-not-on-gpu"], """
+        import torch, triton, triton.language as tl
+
+        @triton.jit
+        def double(x_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+        x = torch.ones(64)                 # never moved to the GPU
+        double[(1,)](x, 64, BLOCK=64)
+    """),
+    Scenario("inductor-no-triton", ["torch/inductor-no-triton"], """
+        import sys
+        sys.modules["triton"] = None       # as in an environment where Triton is not installed
+        import torch
+
+        @torch.compile
+        def gelu(x):
+            return 0.5 * x * (1 + torch.tanh(0.79788456 * (x + 0.044715 * x ** 3)))
+
+        print(gelu(torch.ones(8, device="cuda")))
+    """),
+    Scenario("cublas-no-memory", ["torch/cublas-handle-no-memory"], """
+        import torch
+        torch.zeros(1, device="cuda")
+        a = torch.randn(64, 64, device="cuda")
+        hogs = []
+        try:
+            while True:
+                hogs.append(torch.empty(64 << 20, dtype=torch.uint8, device="cuda"))
+        except torch.OutOfMemoryError:
+            pass
+        try:
+            while True:
+                hogs.append(torch.empty(1 << 20, dtype=torch.uint8, device="cuda"))
+        except torch.OutOfMemoryError:
+            pass
+        print((a @ a).sum().item())
+    """),
     Scenario("invalid-device-ordinal", ["torch/cuda-invalid-device"], """
         import torch
         torch.cuda.set_device(3)
