@@ -1,5 +1,5 @@
-"""torch errors raised for real on CPU: a checkpoint that torch.save wrote on a GPU, and sampling
-from probabilities that are not a distribution."""
+"""torch errors raised for real on CPU: a checkpoint that torch.save wrote on a GPU, sampling from
+probabilities that are not a distribution, and a CUDA extension built where no toolkit was found."""
 
 from pathlib import Path
 
@@ -42,3 +42,15 @@ def test_sampling_from_broken_probabilities(probs):
         torch.multinomial(torch.tensor(probs), 1)
     enrichment_of(info.value, "torch/multinomial-invalid-probs")
     assert str(info.value) in [s.message for s in get_catalog().entries["torch/multinomial-invalid-probs"].samples]
+
+
+def test_building_a_cuda_extension_without_a_toolkit(monkeypatch, tmp_path):
+    from torch.utils import cpp_extension
+    # what _find_cuda_home leaves when CUDA_HOME, CUDA_PATH, nvcc and /usr/local/cuda are all absent;
+    # this machine may have a toolkit, so the lookup's result is set rather than found
+    monkeypatch.setattr(cpp_extension, "CUDA_HOME", None)
+    (tmp_path / "scale.cu").write_text("__global__ void scale(float *x) { x[threadIdx.x] *= 2; }\n")
+    with pytest.raises(OSError) as info:
+        cpp_extension.CUDAExtension("scale", [str(tmp_path / "scale.cu")])
+    enrichment_of(info.value, "torch/cpp-extension-no-cuda-home")
+    assert str(info.value) in [s.message for s in get_catalog().entries["torch/cpp-extension-no-cuda-home"].samples]
