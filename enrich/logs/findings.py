@@ -151,7 +151,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             finding.streams.append(exc.stream)
     _explained_later(found, finding_of)
     _printed_again(found, finding_of)
-    _known_in_text(items, in_text)
+    _known_in_text(items, in_text, catalog)
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
     _other_engines_copies(items, programs, catalog)      # before quotes are weighed against what was identified
     if in_text:
@@ -212,15 +212,17 @@ def _printed_again(found: list[TextException], finding_of: dict[int, Finding]) -
                 break
 
 
-def _known_in_text(items: list[Finding], in_text: list) -> None:
-    """Errors no entry knows by their words alone, whose words are an entry's in a text that
-    shows the entry's program (torch's ninja CalledProcessError in a log of FlashInfer's JIT)."""
+def _known_in_text(items: list[Finding], in_text: list, catalog: Catalog) -> None:
+    """Errors whose words are an entry's in a text that shows the entry's program: words no entry
+    knows alone (torch's ninja CalledProcessError in a log of FlashInfer's JIT), or words another
+    engine's entry knows in general (torch's CUDA_HOME check, which FlashInfer's JIT build raised)."""
     for f in items:
-        if f.id:
-            continue
         found = words_in(in_text, f"{f.exception}: {f.message}" if f.exception else f.message)
-        if found is not None:
-            entry, m = found
+        if found is None:
+            continue
+        entry, m = found
+        known = catalog.entries.get(f.id) if f.id else None
+        if f.id is None or known is not None and known.engine != entry.engine:
             _explain(f, entry, captured(m), f.message)
 
 

@@ -33,7 +33,7 @@ class Scenario:
     name: str
     expect: list[str]
     script: str
-    launcher: str = "python"          # python | torchrun1 | torchrun2
+    launcher: str = "python"          # python | python-without-uvm | torchrun1 | torchrun2
     env: dict[str, str] = field(default_factory=dict)
     hold_port: bool = False           # a listener holds the rendezvous port first
 
@@ -188,6 +188,10 @@ SCENARIOS = [
             pass
         print((a @ a).sum().item())
     """),
+    Scenario("cuda-init-no-uvm", ["torch/cuda-init-failed"], """
+        import torch
+        torch.zeros(1, device="cuda")
+    """, launcher="python-without-uvm"),
     Scenario("invalid-device-ordinal", ["torch/cuda-invalid-device"], """
         import torch
         torch.cuda.set_device(3)
@@ -456,6 +460,9 @@ SCENARIOS = [
 
 LAUNCHERS = {
     "python": lambda script, port: [sys.executable, script],
+    # a container that was given the GPU but not /dev/nvidia-uvm (needs root: a private mount namespace)
+    "python-without-uvm": lambda script, port: ["unshare", "--mount", "sh", "-c",
+                                                f"mount --bind /dev/null /dev/nvidia-uvm && exec {sys.executable} {script}"],
     "torchrun1": lambda script, port: [sys.executable, "-m", "torch.distributed.run", "--nnodes", "1",
                                        "--nproc-per-node", "1", "--master-addr", "127.0.0.1",
                                        "--master-port", str(port), script],
