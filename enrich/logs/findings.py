@@ -155,7 +155,9 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
     _other_engines_copies(items, programs, catalog)      # before quotes are weighed against what was identified
     if in_text:
-        quoted = sorted([*quoted, *in_text_mentions(lines, in_text)], key=lambda m: order.get(m.line, m.line))
+        program_says = in_text_mentions(lines, in_text)
+        quoted = sorted([*_not_claimed(quoted, program_says, catalog), *program_says],
+                        key=lambda m: order.get(m.line, m.line))
     before = {number: lines[i - 1][1] for i, (number, _) in enumerate(lines) if i}   # the line read before each
     items += _mentioned(quoted, catalog, items, order, before)
     items += _death_reports(lines, items, catalog) or _signals_told(lines, items, catalog)
@@ -224,6 +226,18 @@ def _known_in_text(items: list[Finding], in_text: list, catalog: Catalog) -> Non
         known = catalog.entries.get(f.id) if f.id else None
         if f.id is None or known is not None and known.engine != entry.engine:
             _explain(f, entry, captured(m), f.message)
+
+
+def _not_claimed(quoted: list[Mention], program_says: list[Mention], catalog: Catalog) -> list[Mention]:
+    """Quotes whose line no entry of another engine claims with its in-text words: in a text that
+    shows its program, those words are that program's error (as in _known_in_text)."""
+    def engine(entry_id: str) -> str | None:
+        entry = catalog.entries.get(entry_id)
+        return entry.engine if entry is not None else None
+    def claims(said: Mention, m: Mention) -> bool:
+        return (said.line == m.line and engine(said.entry_id) != engine(m.entry_id)
+                and (said.text in m.text or m.text in said.text))
+    return [m for m in quoted if not any(claims(said, m) for said in program_says)]
 
 
 def _explain(f: Finding, entry, values: dict, text: str) -> None:

@@ -180,6 +180,15 @@ def test_torchs_and_ccccls_words_in_a_text_that_names_flashinfer(text, entry, el
     assert [f.id for f in found(re.sub("(?i)flashinfer", "apex", text)) if f.id] == ([elsewhere] if elsewhere else [])
 
 
+def test_a_quote_of_torchs_words_in_a_thread_about_flashinfer():
+    """Quoted in a title, torch's CUDA_HOME check is FlashInfer's nvcc lookup when the text shows
+    FlashInfer at work, and is not given twice."""
+    text = ('# how to fix "CUDA_HOME environment variable is not set" in docker\n\n'
+            "with the runtime image, flashinfer needs nvcc to build its kernels\n")
+    assert [f.id for f in found(text)] == ["flashinfer/nvcc-not-found"]
+    assert [f.id for f in found(text.replace("flashinfer", "apex"))] == ["torch/cpp-extension-no-cuda-home"]
+
+
 def test_flashinfers_ninja_call_with_its_build_directory():
     """FlashInfer's own run_ninja (0.4 on) passes the JIT directory; the paste may stop inside it."""
     text = ("[2025-08-26 10:10:16] Scheduler hit an exception: Traceback (most recent call last):\n"
