@@ -223,21 +223,23 @@ def _known_in_text(items: list[Finding], in_text: list, catalog: Catalog) -> Non
         if found is None:
             continue
         entry, m = found
-        known = catalog.entries.get(f.id) if f.id else None
-        if f.id is None or known is not None and known.engine != entry.engine:
+        if f.id is None or _another_engines(catalog, f.id, entry):
             _explain(f, entry, captured(m), f.message)
 
 
 def _not_claimed(quoted: list[Mention], program_says: list[Mention], catalog: Catalog) -> list[Mention]:
     """Quotes whose line no entry of another engine claims with its in-text words: in a text that
     shows its program, those words are that program's error (as in _known_in_text)."""
-    def engine(entry_id: str) -> str | None:
-        entry = catalog.entries.get(entry_id)
-        return entry.engine if entry is not None else None
     def claims(said: Mention, m: Mention) -> bool:
-        return (said.line == m.line and engine(said.entry_id) != engine(m.entry_id)
-                and (said.text in m.text or m.text in said.text))
+        return (said.line == m.line and (said.text in m.text or m.text in said.text)
+                and _another_engines(catalog, m.entry_id, catalog.entries[said.entry_id]))
     return [m for m in quoted if not any(claims(said, m) for said in program_says)]
+
+
+def _another_engines(catalog: Catalog, entry_id: str, entry) -> bool:
+    """Whether the catalog entry ``entry_id`` belongs to another engine than ``entry``."""
+    known = catalog.entries.get(entry_id)
+    return known is not None and known.engine != entry.engine
 
 
 def _explain(f: Finding, entry, values: dict, text: str) -> None:
