@@ -2,6 +2,7 @@
 
 import io
 import json
+import traceback
 
 import pytest
 
@@ -101,6 +102,40 @@ def test_the_front_ends_checks_pasted_without_their_frames(tmp_path, monkeypatch
     kernel = f"@triton.jit\ndef checked_kernel_{number}(x_ptr, n, BLOCK: tl.constexpr):\n"
     assert [f.id for f in findings(io.StringIO(kernel + words + "\n"))] == ["triton/compilation-error"], words
     assert not any(f.id for f in findings(io.StringIO(words + "\n"))), words
+
+
+def test_a_failing_compiler_pass_is_known_live_and_from_its_stderr(tmp_path, monkeypatch, capfd):
+    """num_ctas=3 passes the front end and fails in the TTGIR pipeline: the exception says only
+    "PassManager::run failed"; the note gives the launch options, the reader the printed failure."""
+    triton = pytest.importorskip("triton")
+    from triton.backends.compiler import GPUTarget
+    from enrich.logs import findings
+
+    (tmp_path / "cluster_module.py").write_text(
+        "import triton, triton.language as tl\n"
+        "@triton.jit\n"
+        "def cluster_dot(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    tile = offs[:, None] * BLOCK + offs[None, :]\n"
+        "    tl.store(c_ptr + tile, tl.dot(tl.load(a_ptr + tile), tl.load(b_ptr + tile)))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from cluster_module import cluster_dot
+    source = triton.compiler.ASTSource(fn=cluster_dot, signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"},
+                                       constexprs={"BLOCK": 32})
+    with pytest.raises(RuntimeError, match="^PassManager::run failed") as info:
+        triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_ctas": 3})
+    assert note_of(info.value).splitlines()[0] == (
+        "[triton/compiler-pass-failed] A pass of Triton's compiler failed on a kernel for sm_90 (num_warps=4, "
+        "num_ctas=3, num_stages=3); the \"Pipeline failed while executing\" line printed above the traceback names the pass.")
+    stderr = capfd.readouterr().err
+    assert "Pipeline failed while executing [`ConvertTritonToTritonGPU`" in stderr
+    # the process's output as a log: MLIR's dump (after the assertion in Triton's C++ that failed the
+    # pass, a line no entry knows), then the traceback as Python prints it
+    printed = stderr + "".join(traceback.format_exception(info.value))
+    assert [f.id for f in findings(io.StringIO(printed)) if f.id] == ["triton/compiler-pass-failed"]
+    # a library's log line that reports the error in its own words (the binding's words are Triton's alone)
+    line = "Error running sage attention: PassManager::run failed, using pytorch attention instead.\n"
+    assert [f.id for f in findings(io.StringIO(line))] == ["triton/compiler-pass-failed"]
 
 
 @pytest.fixture
