@@ -188,6 +188,28 @@ SCENARIOS = [
             pass
         print((a @ a).sum().item())
     """),
+    Scenario("triton-cache-cut-cubin", ["triton/invalid-kernel-image"], """
+        import glob, os, subprocess, sys, tempfile
+        os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+        with open("add_one_kernel.py", "w") as module:
+            module.write(
+                "import torch, triton, triton.language as tl\\n"
+                "@triton.jit\\n"
+                "def add_one(x_ptr, n, BLOCK: tl.constexpr):\\n"
+                "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\\n"
+                "    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)\\n"
+                "x = torch.zeros(1000, device='cuda')\\n"
+                "add_one[(4,)](x, 1000, BLOCK=256)\\n"
+                "print(x.sum().item())\\n")
+        subprocess.run([sys.executable, "add_one_kernel.py"], check=True)   # compiles into the cache
+        # the cached machine code cut short, as a full disk or two writers of a shared cache leave it
+        for path in glob.glob(os.path.join(os.environ["TRITON_CACHE_DIR"], "*", "*.cubin")):
+            with open(path, "rb") as f:
+                code = f.read()
+            with open(path, "wb") as f:
+                f.write(code[: len(code) // 2])
+        import add_one_kernel
+    """),
     Scenario("cuda-init-no-uvm", ["torch/cuda-init-failed"], """
         import torch
         torch.zeros(1, device="cuda")
