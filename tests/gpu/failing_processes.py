@@ -188,7 +188,7 @@ SCENARIOS = [
             pass
         print((a @ a).sum().item())
     """),
-    Scenario("triton-cache-cut-cubin", ["triton/invalid-kernel-image"], """
+    Scenario("triton-cache-zeroed-cubin", ["triton/invalid-kernel-image"], """
         import glob, os, subprocess, sys, tempfile
         os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
         with open("add_one_kernel.py", "w") as module:
@@ -202,13 +202,31 @@ SCENARIOS = [
                 "add_one[(4,)](x, 1000, BLOCK=256)\\n"
                 "print(x.sum().item())\\n")
         subprocess.run([sys.executable, "add_one_kernel.py"], check=True)   # compiles into the cache
-        # the cached machine code cut short, as a full disk or two writers of a shared cache leave it
+        # the cached machine code zeroed past its ELF header, its size kept: what a crash before the
+        # file system wrote the file's data leaves (a cubin cut short makes the driver hang instead)
         for path in glob.glob(os.path.join(os.environ["TRITON_CACHE_DIR"], "*", "*.cubin")):
             with open(path, "rb") as f:
                 code = f.read()
             with open(path, "wb") as f:
-                f.write(code[: len(code) // 2])
+                f.write(code[:64] + bytes(len(code) - 64))
         import add_one_kernel
+    """),
+    Scenario("cudnn-no-memory", ["torch/cudnn-failed"], """
+        import torch
+        torch.zeros(1, device="cuda")
+        image, kernel = torch.randn(1, 3, 32, 32, device="cuda"), torch.randn(8, 3, 3, 3, device="cuda")
+        hogs = []
+        try:
+            while True:
+                hogs.append(torch.empty(64 << 20, dtype=torch.uint8, device="cuda"))
+        except torch.OutOfMemoryError:
+            pass
+        try:
+            while True:
+                hogs.append(torch.empty(1 << 20, dtype=torch.uint8, device="cuda"))
+        except torch.OutOfMemoryError:
+            pass
+        print(torch.nn.functional.conv2d(image, kernel).sum().item())   # cuDNN's first use
     """),
     Scenario("cuda-init-no-uvm", ["torch/cuda-init-failed"], """
         import torch
