@@ -52,9 +52,11 @@ MARKS = {
     "source-build": re.compile(r"\bFetchContent_\w+|CMakeLists\.txt|\bcmake --build\b|\bCMake Error\b"
                                r"|/_deps/[\w.-]+-src/|\bmake\[\d+\]: \*\*\*|[\\/](?:third_party|3rdparty)[\\/]flashinfer[\\/]"),
     # other programs that check their own CUDA calls in CUDA's words: CNTK, Leela Chess Zero,
-    # the container toolkit's hook, darknet, ONNX Runtime, MXNet, PaddlePaddle, CuPy
+    # the container toolkit's hook, darknet, ONNX Runtime, MXNet, PaddlePaddle, CuPy, NVIDIA Warp;
+    # "CUDA failure N: <words>" is ONNX Runtime's and CNTK's line (torch's says "CUDA error: ")
     "cuda-apps": re.compile(r"(?i)\bcntk\b|[\\/]lc0[\\/]|nvidia-container-cli\b|\blibnvidia-container\b|\bdarknet\b"
-                            r"|\bonnxruntime\b|\bmxnet\b|\bpaddle(?:paddle)?\b|\bcupy\b"),
+                            r"|\bonnxruntime\b|\bmxnet\b|\bpaddle(?:paddle)?\b|\bcupy\b"
+                            r"|\bCUDAExecutionProvider\b|(?-i:\bCUDA failure \d+: )|(?-i:\bWarp CUDA error \d+: )"),
 }
 # ROCm's HIP names itself before errors it reports in CUDA's words ("Triton Error [HIP]: Code: 209,
 # Messsage: no kernel image is available ..."), or after them (torch's ROCm build: "CUDA error: an

@@ -451,11 +451,16 @@ def test_llama_cpps_own_cuda_check_is_not_torchs():
     "# nvidia-container-cli: initialization error: cuda error: invalid device ordinal\n",
     "E tensorflow/stream_executor/cuda/cuda_driver.cc:1011] could not synchronize on CUDA context: "
     "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered ::\n",
+    "[E:onnxruntime:, sequential_executor.cc:494] CUDA failure 900: operation not permitted when stream is "
+    "capturing ; GPU=0 ; hostname=box ; expr=cudaStreamSynchronize(stream);\n",
+    "# [bug] - CUDA failure 900: operation not permitted when stream is capturing\n",
+    "Warp CUDA error 900: operation not permitted when stream is capturing (in function wp_cuda_unload_module, "
+    "warp/native/warp.cu:3947)\n",
 ])
 def test_other_cuda_programs_checks_are_not_torchs(text):
-    """CNTK, Leela Chess Zero, the container toolkit's hook and XLA print CUDA's words for their own
-    CUDA calls; torch's CUDA explanations and fixes are not for them. NCCL's words stay NCCL's under
-    any framework."""
+    """CNTK, Leela Chess Zero, the container toolkit's hook, XLA, ONNX Runtime and NVIDIA Warp print
+    CUDA's words for their own CUDA calls; torch's CUDA explanations and fixes are not for them.
+    NCCL's words stay NCCL's under any framework."""
     assert ids(text) == []
     torch = '  File "/usr/lib/python3/site-packages/torch/cuda/__init__.py", line 9\n'
     assert ids(torch + text) != []
