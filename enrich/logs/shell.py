@@ -3,8 +3,9 @@
 "zsh: illegal hardware instruction" (or, for a job, "[1]  + 4242 abort      python serve.py"),
 macOS's "Abort trap: 6", fish's "terminated by signal SIGILL (Illegal instruction)", a JetBrains
 IDE's "exit code 134 (interrupted by signal 6:SIGABRT)", Go's "signal: illegal instruction", Open
-MPI's "Signal: Bus error (7)", macOS's crash report's "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", or a
-crashed thread's frames through libc's abort() (a crash report's or gdb's backtrace). The
+MPI's "Signal: Bus error (7)" and "exited on signal 6 (Aborted)", macOS's crash report's
+"Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", or a crashed thread's frames through libc's abort()
+(a crash report's or gdb's backtrace). The
 process died of that signal: nothing printed before it said why, or what was printed is the error
 (a Swift fatalError ends in SIGILL, an uncaught C++ exception in SIGABRT). Failing a report, prose
 or a title may say it: "a segmentation fault error", "crashes with SIGSEGV in libamdhip64.so"."""
@@ -52,9 +53,12 @@ REPORT = re.compile(
     r"|\bterminated by signal (?P<fish>SIG(?:SEGV|BUS|ILL|ABRT))\b"                                    # fish
     r"|\(interrupted by signal \d{1,2}: ?(?P<ide>SIG(?:SEGV|BUS|ILL|ABRT))\)"                          # JetBrains' run window
     # Go's os/exec ("llama runner process has terminated: signal: illegal instruction"), Open MPI's
-    # signal report ("[node:4242] Signal: Bus error (7)")
+    # signal report ("[node:4242] Signal: Bus error (7)") and its launcher's summary ("mpirun noticed
+    # that process rank 7 with PID 4242 on node gpu03 exited on signal 6 (Aborted).")
     r"|(?:^|(?<=[\s`'\"*(:]))signal: (?P<go>segmentation fault|illegal instruction|bus error|aborted)\b"
     r"|(?:^|(?<=\] ))Signal: (?P<mpi>Segmentation fault|Illegal instruction|Bus error|Aborted) \(\d{1,2}\)"
+    r"|\bprocess rank \d+ with PID \d+ on node \S+ exited on signal \d{1,2} "
+    r"\((?P<mpirun>Segmentation fault|Illegal instruction|Bus error|Aborted)\)"
     r"|^Exception Type: +EXC_\w+ +\((?P<crash>SIG(?:SEGV|BUS|ILL|ABRT))\)"                          # macOS's crash report
     # the crashed thread's frames: libc's abort() in macOS's crash report (text or .ips JSON) or gdb's backtrace
     r"|^\s*(?:\d+\s+)?libsystem_c\.dylib\s+(?:0x[0-9a-f]+\s+)?(?P<frame>abort)\b"

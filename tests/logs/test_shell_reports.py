@@ -77,6 +77,10 @@ def test_a_real_bash_in_another_language(language, sig):
     ("Process finished with exit code 132 (interrupted by signal 4: SIGILL)", "process/illegal-instruction"),
     ("Error: llama runner process has terminated: signal: illegal instruction", "process/illegal-instruction"),
     ("[gpu-node-3:04242] Signal: Bus error (7)", "process/bus-error"),
+    ("mpirun noticed that process rank 3 with PID 4242 on node gpu-node-3 exited on signal 11 (Segmentation fault).",
+     "process/segfault"),
+    ("prterun noticed that process rank 7 with PID 0 on node gpu0304 exited on signal 6 (Aborted).",
+     "process/native-abort"),
 ])
 def test_other_shells_wordings(line, entry):
     assert ids(">>> model = load(path)\n" + line + "\n") == [entry]
