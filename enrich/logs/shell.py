@@ -5,10 +5,10 @@ macOS's "Abort trap: 6", fish's "terminated by signal SIGILL (Illegal instructio
 IDE's "exit code 134 (interrupted by signal 6:SIGABRT)", Go's "signal: illegal instruction", Open
 MPI's "Signal: Bus error (7)" and "exited on signal 6 (Aborted)", macOS's crash report's
 "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", or a crashed thread's frames through libc's abort()
-(a crash report's or gdb's backtrace). The
-process died of that signal: nothing printed before it said why, or what was printed is the error
-(a Swift fatalError ends in SIGILL, an uncaught C++ exception in SIGABRT). Failing a report, prose
-or a title may say it: "a segmentation fault error", "crashes with SIGSEGV in libamdhip64.so"."""
+(a crash report's or gdb's backtrace). The process died of that signal: nothing printed before it
+said why, or what was printed is the error (a Swift fatalError ends in SIGILL, an uncaught C++
+exception in SIGABRT). Failing a report, prose or a title may say it: "a segmentation fault error",
+"crashes with SIGSEGV in libamdhip64.so"."""
 
 from __future__ import annotations
 
