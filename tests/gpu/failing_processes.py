@@ -94,6 +94,16 @@ x = torch.zeros(1, device="cuda", dtype=torch.int32)
 abort_kernel[(1,)](x)
 """
 
+def on_a_full_gpu(setup: str, first_use: str) -> str:
+    """A script that runs ``setup``, fills the GPU (64 MiB blocks, then 1 MiB ones) and then makes
+    ``first_use``: a library's first call, which needs GPU memory outside PyTorch's allocator."""
+    return ('import torch\ntorch.zeros(1, device="cuda")\n' + setup + "\nhogs = []\n"
+            + 'try:\n    while True:\n        hogs.append(torch.empty(64 << 20, dtype=torch.uint8, device="cuda"))\n'
+            + "except torch.OutOfMemoryError:\n    pass\n"
+            + 'try:\n    while True:\n        hogs.append(torch.empty(1 << 20, dtype=torch.uint8, device="cuda"))\n'
+            + "except torch.OutOfMemoryError:\n    pass\n" + first_use + "\n")
+
+
 SCENARIOS = [
     Scenario("cuda-oom-alloc", ["torch/cuda-oom"], """
         import torch
@@ -171,23 +181,8 @@ SCENARIOS = [
 
         print(gelu(torch.ones(8, device="cuda")))
     """),
-    Scenario("cublas-no-memory", ["torch/cublas-handle-no-memory"], """
-        import torch
-        torch.zeros(1, device="cuda")
-        a = torch.randn(64, 64, device="cuda")
-        hogs = []
-        try:
-            while True:
-                hogs.append(torch.empty(64 << 20, dtype=torch.uint8, device="cuda"))
-        except torch.OutOfMemoryError:
-            pass
-        try:
-            while True:
-                hogs.append(torch.empty(1 << 20, dtype=torch.uint8, device="cuda"))
-        except torch.OutOfMemoryError:
-            pass
-        print((a @ a).sum().item())
-    """),
+    Scenario("cublas-no-memory", ["torch/cublas-handle-no-memory"],
+             on_a_full_gpu('a = torch.randn(64, 64, device="cuda")', "print((a @ a).sum().item())")),
     Scenario("triton-cache-zeroed-cubin", ["triton/invalid-kernel-image"], """
         import glob, os, subprocess, sys, tempfile
         os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
@@ -211,23 +206,9 @@ SCENARIOS = [
                 f.write(code[:64] + bytes(len(code) - 64))
         import add_one_kernel
     """),
-    Scenario("cudnn-no-memory", ["torch/cudnn-failed"], """
-        import torch
-        torch.zeros(1, device="cuda")
-        image, kernel = torch.randn(1, 3, 32, 32, device="cuda"), torch.randn(8, 3, 3, 3, device="cuda")
-        hogs = []
-        try:
-            while True:
-                hogs.append(torch.empty(64 << 20, dtype=torch.uint8, device="cuda"))
-        except torch.OutOfMemoryError:
-            pass
-        try:
-            while True:
-                hogs.append(torch.empty(1 << 20, dtype=torch.uint8, device="cuda"))
-        except torch.OutOfMemoryError:
-            pass
-        print(torch.nn.functional.conv2d(image, kernel).sum().item())   # cuDNN's first use
-    """),
+    Scenario("cudnn-no-memory", ["torch/cudnn-failed"], on_a_full_gpu(
+        'image, kernel = torch.randn(1, 3, 32, 32, device="cuda"), torch.randn(8, 3, 3, 3, device="cuda")',
+        "print(torch.nn.functional.conv2d(image, kernel).sum().item())   # cuDNN's first use")),
     Scenario("cuda-init-no-uvm", ["torch/cuda-init-failed"], """
         import torch
         torch.zeros(1, device="cuda")
