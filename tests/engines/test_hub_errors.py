@@ -1,7 +1,10 @@
-"""The Hugging Face Hub out of reach, for real: requests through a proxy that refuses, on CPU and
-with no network (releases of transformers and huggingface_hub before httpx let requests' error out)."""
+"""The Hugging Face Hub out of reach or refusing, for real: requests through a proxy that refuses the
+connection or answers 401, on CPU and with no network (releases of transformers and huggingface_hub
+before httpx let requests' error out)."""
 
+import http.server
 import io
+import threading
 import traceback
 
 import pytest
@@ -42,3 +45,37 @@ def test_another_hosts_connection_error_is_not_the_hubs():
     except requests.exceptions.ConnectionError as exc:
         enrichment = enrich.annotate(exc)
         assert enrichment is None or enrichment.generic, enrichment
+
+
+class _Refusing(http.server.BaseHTTPRequestHandler):
+    """A proxy that answers every request as the Hub answers a client without a valid token: 401."""
+
+    def do_GET(self):
+        self.send_response(401)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def refusing_proxy():
+    server = http.server.HTTPServer(("127.0.0.1", 0), _Refusing)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.mark.parametrize("path, entry", [
+    ("api/models/meta-llama/Meta-Llama-3-8B", "transformers/repo-not-found"),   # a gated repository's model info
+    ("api/whoami-v2", None),                                                  # a login check: not a repository
+])
+def test_the_hubs_401_names_a_repository_only_for_its_model_api(refusing_proxy, path, entry):
+    response = requests.get(f"http://huggingface.co/{path}", timeout=5, proxies={"http": refusing_proxy})
+    with pytest.raises(requests.exceptions.HTTPError, match="^401 Client Error: Unauthorized for url") as info:
+        response.raise_for_status()
+    enrichment = enrich.annotate(info.value)
+    assert (enrichment.id if enrichment and not enrichment.generic else None) == entry, (str(info.value), enrichment)
+    if entry:
+        assert "'meta-llama/Meta-Llama-3-8B'" in enrichment.summary
