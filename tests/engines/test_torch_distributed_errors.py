@@ -1,5 +1,5 @@
 """torch.distributed misuse raised for real on CPU: a query before any process group, an NCCL group
-without a GPU."""
+without a GPU, a store key no rank writes, a store on a port another listener holds."""
 
 import socket
 
@@ -51,3 +51,28 @@ def test_a_store_key_that_no_rank_writes(call):
     assert enrichment is not None and enrichment.id == "torch/store-wait-timeout", (str(info.value), enrichment)
     assert info.value.__notes__[0].startswith(
         "[torch/store-wait-timeout] This rank waited 1000 ms for the store key /rank1_ready")
+
+
+@pytest.mark.parametrize("use_libuv", [True, False])
+def test_a_store_on_a_port_a_listener_holds(use_libuv, capfd):
+    """The master's TCPStore on a taken port: libuv's wording, or the older server's, whose warning
+    for each address it tries is all a paste cut before the error keeps."""
+    import datetime
+    import io
+    from enrich.logs import findings
+
+    with socket.socket() as holder:
+        holder.bind(("", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        with pytest.raises(dist.DistNetworkError) as info:
+            dist.TCPStore("127.0.0.1", port, 1, True, timeout=datetime.timedelta(seconds=2), use_libuv=use_libuv)
+    enrichment = enrich.annotate(info.value)
+    assert enrichment is not None and enrichment.id == "torch/tcpstore-port-in-use", (str(info.value), enrichment)
+    assert str(port) in enrichment.summary
+    if not use_libuv:
+        warned = [line for line in capfd.readouterr().err.splitlines() if "failed to bind to 0.0.0.0" in line]
+        sentence = warned[0].split("[c10d] ", 1)[1]
+        titled = f"# {sentence.replace(f'0.0.0.0:{port} ', '')}\n"     # a title that leaves the address out
+        for text in (f"RuntimeError: {sentence}\n", titled):
+            assert [f.id for f in findings(io.StringIO(text))] == ["torch/tcpstore-port-in-use"], text
