@@ -52,11 +52,13 @@ MARKS = {
     "source-build": re.compile(r"\bFetchContent_\w+|CMakeLists\.txt|\bcmake --build\b|\bCMake Error\b"
                                r"|/_deps/[\w.-]+-src/|\bmake\[\d+\]: \*\*\*|[\\/](?:third_party|3rdparty)[\\/]flashinfer[\\/]"),
     # other programs that check their own CUDA calls in CUDA's words: CNTK, Leela Chess Zero,
-    # the container toolkit's hook, darknet, ONNX Runtime, MXNet, PaddlePaddle, CuPy, NVIDIA Warp;
-    # "CUDA failure N: <words>" is ONNX Runtime's and CNTK's line (torch's says "CUDA error: ")
+    # the container toolkit's hook, darknet, ONNX Runtime, MXNet, PaddlePaddle, CuPy, NVIDIA Warp,
+    # TensorRT's runtime (trtexec, its "[executionContext.cpp::...]" errors); "CUDA failure N: <words>"
+    # is ONNX Runtime's and CNTK's line (torch's says "CUDA error: ")
     "cuda-apps": re.compile(r"(?i)\bcntk\b|[\\/]lc0[\\/]|nvidia-container-cli\b|\blibnvidia-container\b|\bdarknet\b"
                             r"|\bonnxruntime\b|\bmxnet\b|\bpaddle(?:paddle)?\b|\bcupy\b"
-                            r"|\bCUDAExecutionProvider\b|(?-i:\bCUDA failure \d+: )|(?-i:\bWarp CUDA error \d+: )"),
+                            r"|\bCUDAExecutionProvider\b|(?-i:\bCUDA failure \d+: )|(?-i:\bWarp CUDA error \d+: )"
+                            r"|\btrtexec\b|\[executionContext\.cpp::"),
 }
 # ROCm's HIP names itself before errors it reports in CUDA's words ("Triton Error [HIP]: Code: 209,
 # Messsage: no kernel image is available ..."), or after them (torch's ROCm build: "CUDA error: an
@@ -69,10 +71,11 @@ ALIASES = {"mlx": "mlx-lm"}
 # a program whose entries a text of its rival's, not showing the program itself, does not get
 RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compilers"}, "flashinfer": {"sglang-jit"},
           "torch": {"ggml"}, "mlx": {"ggml"}, "mlx-lm": {"ggml"}}
-# entries of a program that more rivals share: torch's CUDA runtime errors, which XLA and the
-# other CUDA programs word alike (not its NCCL ones, which NCCL words alike under any framework);
-# FlashInfer's JIT build, whose compiler lines a build of its sources prints alike
-RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}, "flashinfer/jit-": {"source-build"}}
+# entries of a program that more rivals share: torch's CUDA runtime, cuBLAS and cuDNN errors, which
+# XLA, TensorFlow and the other CUDA programs word alike (not its NCCL ones, which NCCL words alike
+# under any framework); FlashInfer's JIT build, whose compiler lines a build of its sources prints alike
+RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}, "torch/cublas-": {"compilers", "cuda-apps"},
+                    "torch/cudnn-": {"compilers", "cuda-apps"}, "flashinfer/jit-": {"source-build"}}
 # rivals whose texts do not get the entry even where they show its program too: ptxas's words where
 # XLA ran ptxas, whatever the text says of Triton (jax-triton's kernels)
 OVERRULED_BY = {"triton/ptxas-": {"xla-ptxas"}}

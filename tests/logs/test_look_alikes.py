@@ -456,11 +456,15 @@ def test_llama_cpps_own_cuda_check_is_not_torchs():
     "# [bug] - CUDA failure 900: operation not permitted when stream is capturing\n",
     "Warp CUDA error 900: operation not permitted when stream is capturing (in function wp_cuda_unload_module, "
     "warp/native/warp.cu:3947)\n",
+    "$ trtexec --loadEngine=model.plan --useCudaGraph\n[E] Error[1]: [executionContext.cpp::enqueueV3::2666] Error "
+    "Code 1: Cuda Runtime (operation not permitted when stream is capturing)\n",
+    "2021-06-01 19:07:24.394202: E tensorflow/stream_executor/cuda/cuda_blas.cc:238] failed to create cublas handle: "
+    "CUBLAS_STATUS_ALLOC_FAILED\n",
 ])
 def test_other_cuda_programs_checks_are_not_torchs(text):
-    """CNTK, Leela Chess Zero, the container toolkit's hook, XLA, ONNX Runtime and NVIDIA Warp print
-    CUDA's words for their own CUDA calls; torch's CUDA explanations and fixes are not for them.
-    NCCL's words stay NCCL's under any framework."""
+    """CNTK, Leela Chess Zero, the container toolkit's hook, XLA, TensorFlow, ONNX Runtime, NVIDIA Warp
+    and TensorRT print CUDA's (and cuBLAS's) words for their own CUDA calls; torch's CUDA explanations
+    and fixes are not for them. NCCL's words stay NCCL's under any framework."""
     assert ids(text) == []
     torch = '  File "/usr/lib/python3/site-packages/torch/cuda/__init__.py", line 9\n'
     assert ids(torch + text) != []
