@@ -74,8 +74,8 @@ RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compil
 # entries of a program that more rivals share: torch's CUDA runtime, cuBLAS and cuDNN errors, which
 # XLA, TensorFlow and the other CUDA programs word alike (not its NCCL ones, which NCCL words alike
 # under any framework); FlashInfer's JIT build, whose compiler lines a build of its sources prints alike
-RIVALS_BY_PREFIX = {"torch/cuda-": {"compilers", "cuda-apps"}, "torch/cublas-": {"compilers", "cuda-apps"},
-                    "torch/cudnn-": {"compilers", "cuda-apps"}, "flashinfer/jit-": {"source-build"}}
+RIVALS_BY_PREFIX = {("torch/cuda-", "torch/cublas-", "torch/cudnn-"): {"compilers", "cuda-apps"},
+                    ("flashinfer/jit-",): {"source-build"}}
 # rivals whose texts do not get the entry even where they show its program too: ptxas's words where
 # XLA ran ptxas, whatever the text says of Triton (jax-triton's kernels)
 OVERRULED_BY = {"triton/ptxas-": {"xla-ptxas"}}
@@ -89,7 +89,7 @@ def reported_by_another(entry, lead: str) -> bool:
 
 def _rivals(entry_id: str) -> set[str]:
     """The programs whose texts, not showing the entry's program, do not get the entry."""
-    more = (rivals for prefix, rivals in RIVALS_BY_PREFIX.items() if entry_id.startswith(prefix))
+    more = (rivals for prefixes, rivals in RIVALS_BY_PREFIX.items() if entry_id.startswith(prefixes))
     return RIVALS.get(entry_id.split("/", 1)[0], set()).union(*more)
 
 
