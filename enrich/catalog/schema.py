@@ -103,6 +103,7 @@ class Entry:
     in_text: InText | None = None    # read by `enrich explain` only, in a text that shows the program
     titled: re.Pattern | None = None  # read by `enrich explain` only: the words an issue's title names the error by
     not_after: re.Pattern | None = None  # read by `enrich explain` only: a lead-in on the message's line that says another program reports it
+    context: re.Pattern | None = None    # read by `enrich explain` only: what a text must also hold for the words to be this entry's
 
     @functools.cached_property
     def site_packages(self) -> frozenset[str]:
@@ -220,9 +221,9 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
 
     m = _Reader(file, f"{r.path}.match", r.table_of("match"))
     m.only({"exceptions", "message", "sites", "not_sites", "source", "require_site", "warned", "in_text", "titled",
-            "not_after"})
+            "not_after", "context"})
     message, sites, source = m.regex("message"), m.strs("sites", pattern=SITE), m.regex("source")
-    titled, not_after = m.regex("titled"), m.regex("not_after")
+    titled, not_after, context = m.regex("titled"), m.regex("not_after"), m.regex("context")
     not_sites = m.strs("not_sites", pattern=SITE)
     require_site = m.table.get("require_site", False)
     if not isinstance(require_site, bool) or (require_site and not sites):
@@ -291,7 +292,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         links=r.strs("links"), condition=r.str("condition", required=False), not_sites=not_sites, retired=retired,
         file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
         resolution=resolution,
-        predict=_predicts(r, helpers), in_text=in_text, titled=titled, not_after=not_after,
+        predict=_predicts(r, helpers), in_text=in_text, titled=titled, not_after=not_after, context=context,
     )
 
 

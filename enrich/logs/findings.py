@@ -153,7 +153,9 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     _printed_again(found, finding_of)
     _known_in_text(items, in_text, catalog)
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
+    said = "\n".join(text for _, text in lines)
     _other_engines_copies(items, programs, catalog)      # before quotes are weighed against what was identified
+    _out_of_context(items, catalog, said)
     if in_text:
         program_says = in_text_mentions(lines, in_text)
         quoted = sorted([*_not_claimed(quoted, program_says, catalog), *program_says],
@@ -164,6 +166,7 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
     _unshown_aborts(items, catalog)
     _disown(items, found, catalog, order)
     _other_engines_copies(items, programs, catalog)
+    _out_of_context(items, catalog, said)
     _complete_cut(items, catalog)
     items.sort(key=lambda f: f.line)
     _goes_on_after_a_blank(items, order)
@@ -283,6 +286,15 @@ def _other_engines_copies(items: list[Finding], programs: Programs, catalog: Cat
         if twin is not None:
             _explain(f, twin, captured(twin.message.search(f.message)), f.message)
         elif programs.refuse(f.id):
+            _forget(f)
+
+
+def _out_of_context(items: list[Finding], catalog: Catalog, said: str) -> None:
+    """An entry whose words other programs raise too (a project's own "...Config" class without
+    a field) is the error only in a text that also holds what its ``context`` names."""
+    for f in items:
+        context = catalog.entries[f.id].context if f.id else None
+        if context is not None and context.search(said) is None:
             _forget(f)
 
 

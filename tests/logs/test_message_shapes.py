@@ -1679,3 +1679,19 @@ def test_vscode_notebooks_link_the_source_line_numbers():
         "--> [951](vscode-remote://x/usr/local/lib/python3.10/dist-packages/transformers/models/auto/"
         "configuration_auto.py:951)     config_class = CONFIG_MAPPING[config_dict[\"model_type\"]]\n")
     assert [f.id for f in read(text)] == ["transformers/unknown-model-type"]
+
+
+@pytest.mark.parametrize("text, entry", [
+    # a robot framework's own dataclass (tests/fixtures/corpus/transformers/776.log): no model config
+    ("AttributeError: 'LeapHandConfig' object has no attribute 'environment'\n", None),
+    # a field every model config has, read from a remote-code config
+    ("AttributeError: 'LLaDAConfig' object has no attribute 'num_key_value_heads'\n",
+     "transformers/config-missing-attribute"),
+    # any field, where the text shows transformers' config at work
+    ("  File \"/usr/lib/python3/site-packages/transformers/configuration_utils.py\", line 211, in __getattribute__\n"
+     "    return super().__getattribute__(key)\n"
+     "AttributeError: 'OvisConfig' object has no attribute 'llm_head_dim'\n", "transformers/config-missing-attribute"),
+])
+def test_a_config_without_a_field_is_a_model_configs_only_in_its_context(text, entry):
+    """Other projects name their settings "...Config" too: the entry's ``context``."""
+    assert [f.id for f in read(text) if f.id] == ([entry] if entry else [])
