@@ -14,6 +14,9 @@ TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<typ
                        r"|terminate called (?:without an active exception|recursively)"
                        # Objective-C's: "*** Terminating app due to uncaught exception 'NSRangeException', reason: '...'"
                        r"|Terminating app due to uncaught exception '(?P<type3>[^']+)',? reason:?(?P<reason>\s*.*)")
+# faulthandler's report of SIGABRT (CPython's own, or -X faulthandler): an abort whose cause, if any
+# line tells it, was printed before
+FAULTHANDLER_ABORT = re.compile(r"^Fatal [Pp]ython error: ?Aborted\.?$")
 WHAT = re.compile(r"(?:^|\s)what\(\):\s+(?P<message>.*)$")
 NCCL_WARN = re.compile(r"(?:NCCL|\.(?:cc|h|cpp):\d+) WARN (?P<message>.+)$")
 # "NCCL INFO init.cc:1350 -> 2": a call returned an error code on its way up

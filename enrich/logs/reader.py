@@ -15,7 +15,7 @@ from typing import Iterable
 
 from enrich.facts import MAX_MESSAGE, Frame
 from enrich.logs import notebook
-from enrich.logs.native import TERMINATE, WHAT, compiler_error, is_hint, native_error, nccl_return
+from enrich.logs.native import FAULTHANDLER_ABORT, TERMINATE, WHAT, compiler_error, is_hint, native_error, nccl_return
 from enrich.logs.paste import wrapped_rows
 from enrich.logs.peel import ERROR_LEVELS, MAX_PIECES, Line, Peeler, whole_before, whole_line
 from enrich.logs.shell import killed_by
@@ -376,7 +376,8 @@ class Parser:
             return False          # a progress bar drawn over the message's last line
         if HEADING.match(text):
             return False          # a markdown heading (a report's "## Stack Trace") starts another part
-        if FRAME.match(text) or TERMINATE.search(text) or killed_by(text) or stripped.startswith("*** First throw"):
+        if (FRAME.match(text) or TERMINATE.search(text) or killed_by(text) or stripped.startswith("*** First throw")
+                or FAULTHANDLER_ABORT.match(stripped)):
             return False          # another record: a frame, an abort, the shell's report, a call stack
         if not s.current.message.strip():
             return True           # a bare "RuntimeError:": its message is on the next line
@@ -407,6 +408,10 @@ class Parser:
                 and (at := PYTEST_AT.fullmatch(stripped)) and at["type"].rsplit(".", 1)[-1] == s.last.type.rsplit(".", 1)[-1]:
             s.last.frames.append(Frame(module_of(at["file"]), "", int(at["line"]), at["file"], _source="",
                                        textual=True))    # the raise frame of the error just printed
+            return
+        if FAULTHANDLER_ABORT.match(stripped):
+            self.found.append(TextException(type="", message="", line=number, stream=s.name, repeats=repeats,
+                                            kind="abort", partial=True, lead=stripped))
             return
         m = TERMINATE.search(text)
         if m:

@@ -141,7 +141,7 @@ def test_an_abort_cut_before_its_exceptions_text(cut):
     """A paste cut inside the abort's first line, or before its what() line: alone, the abort is
     the finding; after an error printed before it, that error is what aborted."""
     assert ids(f"$ python generate.py\n{cut}\n") == ["process/native-abort"]
-    before = f"RuntimeError: CUDA error: an illegal instruction was encountered\n{cut}\n"
+    before = f"RuntimeError: CUDA error: too many resources requested for launch\n{cut}\n"
     assert [(f.line, f.id, f.root_cause) for f in findings(io.StringIO(before), all=True)] == [
         (1, None, True), (2, None, False)]
 
@@ -209,7 +209,7 @@ def test_prose_that_says_which_signal_the_process_died_of(text, entry):
     "The worker crashed unexpectedly due to SIGSEGV or another unexpected error.\n",   # Ray's lists of causes
     "(3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.\n",
     "mr-segfault · comment\nsee segfault_error.log attached\n",                          # a name, a file
-    "RuntimeError: CUDA error: an illegal instruction was encountered\n",                 # CUDA's own
+    "RuntimeError: CUDA error: too many resources requested for launch\n",             # CUDA's own
     "the server dies with an uncaught Metal OOM SIGABRT\n",                               # the exception is the error
     "# Server wedges for hours, then dies with uncaught Metal OOM SIGABRT\n",             # in a title too
     "Swift cannot catch it, so any command-buffer error ends in SIGABRT.\n",             # an abort in prose
@@ -281,3 +281,14 @@ def test_zshs_report_of_a_job_a_signal_killed():
     assert ids("[1]  + 4242 abort      python -m mlx_lm.server --model m\n") == ["process/native-abort"]
     assert ids("[2] segmentation fault  ./serve\n") == ["process/segfault"]
     assert not any(ids("[1] abort the request when the client goes away\n"))
+
+
+def test_faulthandlers_report_of_an_abort_is_the_abort_unless_an_error_came_first():
+    """A real child with faulthandler on that calls abort(): "Fatal Python error: Aborted" and the
+    threads' stacks. Alone it is the abort; after an error it shows, that error is the root."""
+    done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", "import os; os.abort()"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stderr.startswith("Fatal Python error: Aborted"), done.stderr
+    assert ids(done.stderr) == ["process/native-abort"]
+    shown = "RuntimeError: CUDA error: an illegal memory access was encountered\n" + done.stderr
+    assert ids(shown) == ["torch/cuda-illegal-address"]
