@@ -426,6 +426,8 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs, 
         starts = [title] + [title[m.end():] for m in islice(TITLE_STARTS.finditer(title), 8)]
         # after the writer's subject ("llava-next-72b CUDA out of memory"): a capitalised word that starts a message
         starts += [title[m.start():] for m in islice(TITLE_WORD.finditer(title, 1), 8) if m.group(1) in heads]
+        # a message the writer went on with after a colon in lower case ("fails: free memory on device ...")
+        starts += [start[0].upper() + start[1:] for start in starts[1:] if start[:1].islower()]
         spans += starts
         for start in starts:
             for short in _without_last_words(start):

@@ -1695,3 +1695,14 @@ def test_vscode_notebooks_link_the_source_line_numbers():
 def test_a_config_without_a_field_is_a_model_configs_only_in_its_context(text, entry):
     """Other projects name their settings "...Config" too: the entry's ``context``."""
     assert [f.id for f in read(text) if f.id] == ([entry] if entry else [])
+
+
+@pytest.mark.parametrize("title, entry", [
+    # the writer's words, a colon, then vLLM's message in lower case and cut (corpus vllm/942.log)
+    ("# [CI Failure]: Model test fails when the instance starts up: free memory on device cuda:0 "
+     "(46.95/79.18 GiB) on startup is less than desired GPU memory utilization (0.6, ", "vllm/startup-free-memory"),
+    # lower case that is the writer's own sentence, not a message
+    ("# [Bug]: server starts up: free memory looks low on device cuda:0\n", None),
+])
+def test_a_title_that_goes_on_with_a_message_in_lower_case(title, entry):
+    assert [f.id for f in read(title + "\n") if f.id] == ([entry] if entry else [])
