@@ -94,6 +94,24 @@ x = torch.zeros(1, device="cuda", dtype=torch.int32)
 abort_kernel[(1,)](x)
 """
 
+# a warpgroup fence (Hopper's wgmma.fence) run by one warp, not the four of a warpgroup: an
+# instruction the GPU refuses, as it does a kernel built or launched wrong for it
+TRITON_WARPGROUP_FENCE = """
+import torch, triton, triton.language as tl
+
+@triton.jit
+def stop_kernel(x_ptr):
+    x = tl.load(x_ptr)
+    y = tl.inline_asm_elementwise("wgmma.fence.sync.aligned;\\n\\tmov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
+                                  is_pure=False, pack=1)
+    tl.store(x_ptr, y)
+
+x = torch.zeros(1, device="cuda", dtype=torch.int32)
+stop_kernel[(1,)](x, num_warps=1)
+torch.cuda.synchronize()
+"""
+
+
 def on_a_full_gpu(setup: str, first_use: str) -> str:
     """A script that runs ``setup``, fills the GPU (64 MiB blocks, then 1 MiB ones) and then makes
     ``first_use``: a library's first call, which needs GPU memory outside PyTorch's allocator."""
@@ -134,6 +152,7 @@ SCENARIOS = [
     Scenario("misaligned-address-triton", ["torch/cuda-misaligned-address"],
              TRITON_SHIFTED_LOAD + "torch.cuda.synchronize()\n"),
     Scenario("launch-failure-trap", ["torch/cuda-launch-failure"], TRITON_TRAP + "torch.cuda.synchronize()\n"),
+    Scenario("illegal-instruction-warpgroup", ["torch/cuda-illegal-instruction"], TRITON_WARPGROUP_FENCE),
     Scenario("graph-capture-sync", ["torch/cuda-graph-capture-unsupported"], """
         import torch
         static_x = torch.ones(8, device="cuda")

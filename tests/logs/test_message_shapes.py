@@ -1706,3 +1706,15 @@ def test_a_config_without_a_field_is_a_model_configs_only_in_its_context(text, e
 ])
 def test_a_title_that_goes_on_with_a_message_in_lower_case(title, entry):
     assert [f.id for f in read(title + "\n") if f.id] == ([entry] if entry else [])
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("RuntimeError: Triton Error [CUDA]: an illegal instruction was encountered\n", "torch/cuda-illegal-instruction"),
+    ("RuntimeError: cuda runtime error (73) : an illegal instruction was encountered at "
+     "/pytorch/aten/src/THC/THCCachingHostAllocator.cpp:265\n", "torch/cuda-illegal-instruction"),
+    ("# [Bug]: CUDA error: an illegal instruction was encountered with FP4 MoE on a GB10\n",
+     "torch/cuda-illegal-instruction"),
+    ("Illegal instruction (core dumped)\n", "process/illegal-instruction"),     # the CPU's SIGILL, another error
+])
+def test_an_illegal_instruction_on_the_gpu_and_on_the_cpu(text, entry):
+    assert [f.id for f in read(text) if f.id] == [entry]
