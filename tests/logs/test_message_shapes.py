@@ -1724,3 +1724,13 @@ def test_the_last_sentence_of_transformers_remote_code_refusal_alone():
     """A title that keeps only the refusal's last sentence (corpus transformers/565.log)."""
     title = "# Please pass the argument `trust_remote_code=True` to allow custom code to be run.\n"
     assert [f.id for f in read(title) if f.id] == ["transformers/trust-remote-code"]
+
+
+@pytest.mark.parametrize("message, entry", [
+    ("CUDA driver error: out of memory", "torch/cuda-error-oom"),
+    ("CUDA driver error: an illegal memory access was encountered", "torch/cuda-illegal-address"),
+    ("CUDA driver error: unspecified launch failure", "torch/cuda-launch-failure"),
+])
+def test_torchs_check_of_a_driver_api_call_words_cudas_errors_its_way(message, entry):
+    """c10/cuda/driver_api.h: "CUDA driver error: " and the driver's string for the error."""
+    assert [f.id for f in read(f"RuntimeError: {message}\n") if f.id] == [entry]
