@@ -79,37 +79,30 @@ out = torch.empty(1, device="cuda")
 read_shifted[(1,)](x, out, 3)
 """
 
-# a kernel that stops on a trap instruction: the generic failure of a kernel that aborts
-TRITON_TRAP = """
+def one_instruction(kernel: str, ptx: str, launch_options: str = "") -> str:
+    """A script whose Triton kernel runs the PTX instruction ``ptx`` in each thread, then stores its
+    input back."""
+    return f"""
 import torch, triton, triton.language as tl
 
 @triton.jit
-def abort_kernel(x_ptr):
+def {kernel}(x_ptr):
     x = tl.load(x_ptr)
-    y = tl.inline_asm_elementwise("trap;\\n\\tmov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
+    y = tl.inline_asm_elementwise("{ptx}\\n\\tmov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
                                   is_pure=False, pack=1)
     tl.store(x_ptr, y)
 
 x = torch.zeros(1, device="cuda", dtype=torch.int32)
-abort_kernel[(1,)](x)
+{kernel}[(1,)](x{launch_options})
 """
 
+
+# a kernel that stops on a trap instruction: the generic failure of a kernel that aborts
+TRITON_TRAP = one_instruction("abort_kernel", "trap;")
 # a warpgroup fence (Hopper's wgmma.fence) run by one warp, not the four of a warpgroup: an
 # instruction the GPU refuses, as it does a kernel built or launched wrong for it
-TRITON_WARPGROUP_FENCE = """
-import torch, triton, triton.language as tl
-
-@triton.jit
-def stop_kernel(x_ptr):
-    x = tl.load(x_ptr)
-    y = tl.inline_asm_elementwise("wgmma.fence.sync.aligned;\\n\\tmov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
-                                  is_pure=False, pack=1)
-    tl.store(x_ptr, y)
-
-x = torch.zeros(1, device="cuda", dtype=torch.int32)
-stop_kernel[(1,)](x, num_warps=1)
-torch.cuda.synchronize()
-"""
+TRITON_WARPGROUP_FENCE = (one_instruction("stop_kernel", "wgmma.fence.sync.aligned;", ", num_warps=1")
+                          + "torch.cuda.synchronize()\n")
 
 
 def on_a_full_gpu(setup: str, first_use: str) -> str:
