@@ -1720,12 +1720,6 @@ def test_an_illegal_instruction_on_the_gpu_and_on_the_cpu(text, entry):
     assert [f.id for f in read(text) if f.id] == [entry]
 
 
-def test_the_last_sentence_of_transformers_remote_code_refusal_alone():
-    """A title that keeps only the refusal's last sentence (corpus transformers/565.log)."""
-    title = "# Please pass the argument `trust_remote_code=True` to allow custom code to be run.\n"
-    assert [f.id for f in read(title) if f.id] == ["transformers/trust-remote-code"]
-
-
 @pytest.mark.parametrize("message, entry", [
     ("CUDA driver error: out of memory", "torch/cuda-error-oom"),
     ("CUDA driver error: an illegal memory access was encountered", "torch/cuda-illegal-address"),
