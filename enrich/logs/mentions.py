@@ -10,7 +10,7 @@ from difflib import get_close_matches
 from itertools import islice
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_runs, alternative_word_lists, alternative_words, branches, captured, literal_runs, written_words
+from enrich.catalog.regex import WORD, alternative_runs, alternative_word_lists, alternative_words, branches, captured, written_words
 from enrich.logs.cut import cut_match, cut_values
 from enrich.logs.engines import HIP, ROCM_SEARCH, Programs, reported_by_another
 from enrich.logs.identify import raised_by, word_candidates
@@ -485,9 +485,11 @@ def _raise_statement(number: int, line: str, catalog: Catalog, programs: Program
 
 def _goes_on_otherwise(pattern: re.Pattern, start: str, rest: str) -> bool:
     """A title whose dropped words go on with the rest of the message ("Value 'sm_30' is not
-    defined for option ...") quotes all of it: a whole message the pattern did not match."""
+    defined for option ...") quotes all of it: a whole message the pattern did not match (of a
+    pattern with alternatives, any alternative's words)."""
     return bool(rest) and any(len(run) >= MIN_RUN and run in rest and run not in start
-                              for run in (r.replace("\0", "").strip() for r in literal_runs(pattern)))
+                              for runs in alternative_runs(pattern)
+                              for run in (r.replace("\0", "").strip() for r in runs))
 
 
 def _quotes_on(pattern: re.Pattern, start: str, rest: str) -> bool:

@@ -1728,3 +1728,17 @@ def test_an_illegal_instruction_on_the_gpu_and_on_the_cpu(text, entry):
 def test_torchs_check_of_a_driver_api_call_words_cudas_errors_its_way(message, entry):
     """c10/cuda/driver_api.h: "CUDA driver error: " and the driver's string for the error."""
     assert [f.id for f in read(f"RuntimeError: {message}\n") if f.id] == [entry]
+
+
+@pytest.mark.parametrize("text, entry", [
+    # NCCL 2.27 connecting to the address it never filled in: no interface matched NCCL_SOCKET_IFNAME
+    ("NCCL WARN ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor AF_INET6(10)\n",
+     "torch/nccl-no-socket-interface"),
+    # an AF_UNIX address that reached NET/Socket: the internal error around it, not a missing interface
+    ("NCCL WARN ncclSocketInit: connecting to address  with family 1 is neither AF_INET(2) nor AF_INET6(10)\n",
+     None),
+    # the same words as a title, where the cut-short reading must not stop before the family
+    ("# ncclSocketInit: connecting to address with family 0 is neither AF_INET(2) nor AF_INET6(10)\n", None),
+])
+def test_the_address_family_ncclsocketinit_refuses_says_which_error(text, entry):
+    assert [f.id for f in read(text) if f.id] == ([entry] if entry else [])
