@@ -31,6 +31,7 @@ class Page:
     source: str | None                       # the raise-line pattern
     in_text: tuple[tuple[str, ...], str | None, str] | None   # (the program's names, its other marks, the words
                                                               # that are this error beside them)
+    context: str | None                      # what a log must also hold for the words to be this error
     samples: tuple[tuple[str, str, str], ...]   # (exception class, text as raised, where it came from)
     links: tuple[str, ...]
 
@@ -48,6 +49,7 @@ def page_of(entry: Entry) -> Page:
         sites=tuple(entry.sites), source=entry.source.pattern if entry.source is not None else None,
         in_text=((entry.in_text.names, entry.in_text.marks, entry.in_text.message.pattern)
                  if entry.in_text is not None else None),
+        context=entry.context.pattern if entry.context is not None else None,
         samples=tuple((s.exception or entry.exceptions[0], sample_text(s), s.origin) for s in entry.samples), links=tuple(entry.links))
 
 
@@ -79,6 +81,8 @@ def terminal(page: Page, width: int = 88) -> str:
         lines.append(f"  source:     {page.source}")
     if page.in_text is not None:
         lines += [f"  in a log showing: {_at_work(page)}", f"  also:       {page.in_text[2]}"]
+    if page.context is not None:
+        lines.append(f"  in a log only with: {page.context}")
     lines += ["", "Samples"]
     for _, text, origin in page.samples:
         lines += [f"  {text}", f"    from {origin}"]
@@ -117,6 +121,8 @@ def markdown(page: Page) -> str:
         lines.append(f"- source line: `{page.source}`")
     if page.in_text is not None:
         lines.append(f"- in a log that shows {_at_work(page, '`')} (read by `enrich explain`), also: `{page.in_text[2]}`")
+    if page.context is not None:
+        lines.append(f"- in a log (read by `enrich explain`), only where the text also holds: `{page.context}`")
     if len(page.samples) > 1:
         lines += ["", "## Other samples", ""] + [f"- `{text[:200]}` ({origin})" for _, text, origin in page.samples[1:]]
     lines += ["", "## Source", ""] + [f"- {link}" for link in page.links]
