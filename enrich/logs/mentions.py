@@ -10,7 +10,7 @@ from difflib import get_close_matches
 from itertools import islice
 
 from enrich.catalog import Catalog
-from enrich.catalog.regex import WORD, alternative_runs, alternative_word_lists, alternative_words, branches, captured, written_words
+from enrich.catalog.regex import WORD, alternative_runs, alternative_word_lists, alternative_words, branches, captured, syntax, written_words
 from enrich.logs.cut import cut_match, cut_values
 from enrich.logs.engines import HIP, ROCM_SEARCH, Programs, reported_by_another
 from enrich.logs.identify import raised_by, word_candidates
@@ -526,10 +526,30 @@ def _starting_with(catalog: Catalog) -> dict[str, list]:
     for entry in catalog.entries.values():
         for branch in branches(entry.message.pattern) if entry.message is not None else ():
             for start in dict.fromkeys((branch, OPTIONAL_LEAD.sub("", branch, count=1))):
-                m = FIRST_WORD.match(start)
-                if m:
-                    index.setdefault(m.group(1), []).append(entry)
+                for opening in _opened(start):
+                    m = FIRST_WORD.match(opening)
+                    if m and entry not in index.get(m.group(1), ()):
+                        index.setdefault(m.group(1), []).append(entry)
     return index
+
+
+OPENING_GROUP = re.compile(r"\^?\((?:\?:|\?P<\w+>)")
+
+
+def _opened(branch: str, depth: int = 2) -> list[str]:
+    """The branch, and where it opens with a group of alternatives that it must take
+    ("(?:(Prefill|Decode) out|Out) of memory"), each alternative followed by the rest of it."""
+    m = OPENING_GROUP.match(branch)
+    if m is None or depth == 0:
+        return [branch]
+    closing = next((i for i, c, level in syntax(branch) if c == ")" and level == 1), -1)
+    rest = branch[closing + 1:]
+    if closing < 0 or rest[:1] in ("?", "*", "{"):
+        return [branch]
+    body = branch[m.end():closing]
+    cuts = [i for i, c, level in syntax(body) if c == "|" and level == 0]
+    bounds = [-1, *cuts, len(body)]
+    return [branch] + [opened for a, b in zip(bounds, bounds[1:]) for opened in _opened(body[a + 1:b] + rest, depth - 1)]
 
 
 def _search(pattern: re.Pattern, line: str) -> re.Match | None:

@@ -36,6 +36,12 @@ def test_a_title_that_quotes_another_message_whole_is_not_cut_to_fit():
     assert ids("# ptxas fatal : Value 'sm_121a' is not defined for option 'gpu-name'\n") == ["triton/ptxas-unknown-arch"]
 
 
+def test_a_tensor_name_an_entrys_checks_start_with_is_not_their_message():
+    """sglang's GDN launcher checks "`A_log` must ...": a report's title naming `A_log` says nothing
+    of those checks (FlashInfer's CuTe alignment check, tests/fixtures/corpus/flashinfer/972.log)."""
+    assert ids("# BF16 GDN decode rejects naturally aligned `A_log` and `dt_bias` views\n") == []
+
+
 def test_a_title_is_not_shortened_back_over_the_reason_after_a_colon():
     other = ("# libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] "
              "Command buffer execution failed: Invalid Resource (00000009:kIOGPUCommandBufferCallbackErrorInvalidResource)\n")

@@ -182,6 +182,13 @@ def test_a_message_cut_to_its_first_words():
             assert ids <= {other for other, text in samples if text.startswith(cut)}, (entry.id, cut, ids)
 
 
+def test_a_message_that_opens_with_one_of_several_words_quoted_without_its_full_stop():
+    """sglang's KV pool says "Prefill out of", "Decode out of" or "Out of memory. Try to lower your
+    batch size."; a paste that drops the full stop is still that message, partially."""
+    [finding] = read("there will be a error:\n```\nDecode out of memory. Try to lower your batch size\n```\n")
+    assert finding.id == "sglang/kv-pool-out-of-memory" and finding.partial
+
+
 def test_tritons_out_of_resources_printed_without_its_module():
     """Triton's OutOfResources is named neither ...Error nor ...Exception; printed bare and cut,
     its line is still an exception's."""
