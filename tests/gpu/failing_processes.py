@@ -104,6 +104,30 @@ TRITON_TRAP = one_instruction("abort_kernel", "trap;")
 TRITON_WARPGROUP_FENCE = (one_instruction("stop_kernel", "wgmma.fence.sync.aligned;", ", num_warps=1")
                           + "torch.cuda.synchronize()\n")
 
+# a kernel compiled at run time (torch's NVRTC wrapper) whose threads each keep 96 floats live (read
+# in order, used in reverse), launched as one block of 1024 threads: about 100 registers a thread,
+# more than a block of that size may have
+NVRTC_REGISTER_HOG = """
+import torch
+
+source = \"\"\"
+extern "C" __global__ void hold_registers(const volatile float* x, float* y) {
+    float r[96];
+    #pragma unroll
+    for (int i = 0; i < 96; ++i) r[i] = x[threadIdx.x * 96 + i];
+    float acc = 1.0f;
+    #pragma unroll
+    for (int i = 95; i >= 0; --i) acc = acc * r[i] + 1.0f;
+    y[threadIdx.x] = acc;
+}
+\"\"\"
+kernel = torch.cuda._compile_kernel(source, "hold_registers")
+x = torch.randn(1024 * 96, device="cuda")
+y = torch.empty(1024, device="cuda")
+kernel(grid=(1, 1, 1), block=(1024, 1, 1), args=[x, y])
+torch.cuda.synchronize()
+"""
+
 
 def on_a_full_gpu(setup: str, first_use: str) -> str:
     """A script that runs ``setup``, fills the GPU (64 MiB blocks, then 1 MiB ones) and then makes
@@ -146,6 +170,7 @@ SCENARIOS = [
              TRITON_SHIFTED_LOAD + "torch.cuda.synchronize()\n"),
     Scenario("launch-failure-trap", ["torch/cuda-launch-failure"], TRITON_TRAP + "torch.cuda.synchronize()\n"),
     Scenario("illegal-instruction-warpgroup", ["torch/cuda-illegal-instruction"], TRITON_WARPGROUP_FENCE),
+    Scenario("launch-out-of-resources-registers", ["torch/cuda-launch-out-of-resources"], NVRTC_REGISTER_HOG),
     Scenario("graph-capture-sync", ["torch/cuda-graph-capture-unsupported"], """
         import torch
         static_x = torch.ones(8, device="cuda")
