@@ -352,7 +352,10 @@ class Parser:
                 s.current.message = (s.current.message + joint + text.rstrip())[:MAX_MESSAGE].lstrip("\n")
                 s.continuation, s.gap = s.continuation + 1, False
                 return
+            announced = s.current if _announces(s.current, stripped) else None
             self._close(s)
+            if announced is not None:
+                s.pending_chain = announced
         self._idle_line(s, number, text, level, repeats, prefix)
 
     @staticmethod
@@ -552,6 +555,13 @@ def read_lines(lines: Iterable[str], paste: bool = False) -> tuple[list[TextExce
         parser.number = line.number
         parser.feed_line(line)
     return parser.finish(), [_kept(line) for line in peeled]
+
+
+def _announces(exc: TextException, line: str) -> bool:
+    """A wrapper's one-line message that ends by announcing the error it carries, printed as the
+    next line ("BackendCompilerFailed: backend='inductor' raised:" then "LoweringException: ..."):
+    that error is the one it led to."""
+    return "\n" not in exc.message and exc.message.rstrip().endswith(":") and ERROR_LINE.match(line) is not None
 
 
 def _kept(line: Line) -> tuple[int, str]:

@@ -189,6 +189,19 @@ def test_a_message_that_opens_with_one_of_several_words_quoted_without_its_full_
     assert finding.id == "sglang/kv-pool-out-of-memory" and finding.partial
 
 
+def test_a_wrapper_that_announces_the_error_on_its_next_line_is_folded_into_it():
+    """torch.compile's BackendCompilerFailed ends "backend='inductor' raised:" and prints the error
+    it carries as the next line, as an exception line of its own: one finding, that error's."""
+    text = ("  File \"/torch/_inductor/codecache.py\", line 166, in get_system\n"
+            "    from triton.compiler.compiler import triton_key\n"
+            "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+            "LoweringException: ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' "
+            "(/envs/sam/lib/python3.10/site-packages/triton/compiler/compiler.py)\n")
+    [finding] = read(text)
+    assert finding.id == "torch/inductor-triton-mismatch" and finding.line == 4
+    assert [(f.line, f.root_cause) for f in read(text, all=True)] == [(1, False), (4, True)]
+
+
 def test_tritons_out_of_resources_printed_without_its_module():
     """Triton's OutOfResources is named neither ...Error nor ...Exception; printed bare and cut,
     its line is still an exception's."""
