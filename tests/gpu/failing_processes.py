@@ -128,6 +128,30 @@ kernel(grid=(1, 1, 1), block=(1024, 1, 1), args=[x, y])
 torch.cuda.synchronize()
 """
 
+# an extension kernel that gives each element of a row its own thread, launched on rows of 4096
+# (a hidden size): more threads in a block than CUDA allows (1024)
+WIDE_BLOCK_EXTENSION = """
+import torch
+from torch.utils.cpp_extension import load_inline
+
+cuda_source = \"\"\"
+#include <c10/cuda/CUDAException.h>
+
+__global__ void scale_rows(float* x, float factor) {
+    x[blockIdx.x * blockDim.x + threadIdx.x] *= factor;
+}
+
+void scale(torch::Tensor x, double factor) {
+    scale_rows<<<x.size(0), x.size(1)>>>(x.data_ptr<float>(), factor);   // one thread an element
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+\"\"\"
+ext = load_inline("scale_rows_ext", cpp_sources="void scale(torch::Tensor x, double factor);",
+                  cuda_sources=cuda_source, functions=["scale"])
+hidden = torch.randn(8, 4096, device="cuda")
+ext.scale(hidden, 0.5)
+"""
+
 
 def on_a_full_gpu(setup: str, first_use: str) -> str:
     """A script that runs ``setup``, fills the GPU (64 MiB blocks, then 1 MiB ones) and then makes
@@ -171,6 +195,8 @@ SCENARIOS = [
     Scenario("launch-failure-trap", ["torch/cuda-launch-failure"], TRITON_TRAP + "torch.cuda.synchronize()\n"),
     Scenario("illegal-instruction-warpgroup", ["torch/cuda-illegal-instruction"], TRITON_WARPGROUP_FENCE),
     Scenario("launch-out-of-resources-registers", ["torch/cuda-launch-out-of-resources"], NVRTC_REGISTER_HOG),
+    Scenario("invalid-configuration-wide-block", ["torch/cuda-invalid-configuration"], WIDE_BLOCK_EXTENSION,
+             env={"TORCH_CUDA_ARCH_LIST": "9.0"}),
     Scenario("graph-capture-sync", ["torch/cuda-graph-capture-unsupported"], """
         import torch
         static_x = torch.ones(8, device="cuda")

@@ -141,7 +141,7 @@ def test_an_abort_cut_before_its_exceptions_text(cut):
     """A paste cut inside the abort's first line, or before its what() line: alone, the abort is
     the finding; after an error printed before it, that error is what aborted."""
     assert ids(f"$ python generate.py\n{cut}\n") == ["process/native-abort"]
-    before = f"RuntimeError: CUDA error: invalid configuration argument\n{cut}\n"
+    before = f"RuntimeError: CUDA error: invalid resource handle\n{cut}\n"
     assert [(f.line, f.id, f.root_cause) for f in findings(io.StringIO(before), all=True)] == [
         (1, None, True), (2, None, False)]
 
@@ -209,7 +209,7 @@ def test_prose_that_says_which_signal_the_process_died_of(text, entry):
     "The worker crashed unexpectedly due to SIGSEGV or another unexpected error.\n",   # Ray's lists of causes
     "(3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.\n",
     "mr-segfault · comment\nsee segfault_error.log attached\n",                          # a name, a file
-    "RuntimeError: CUDA error: invalid configuration argument\n",             # CUDA's own
+    "RuntimeError: CUDA error: invalid resource handle\n",             # CUDA's own
     "the server dies with an uncaught Metal OOM SIGABRT\n",                               # the exception is the error
     "# Server wedges for hours, then dies with uncaught Metal OOM SIGABRT\n",             # in a title too
     "Swift cannot catch it, so any command-buffer error ends in SIGABRT.\n",             # an abort in prose
