@@ -416,7 +416,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs, 
     spans += [span[m.end():] for span in spans if (m := TYPE_LEAD.match(span))]   # quoted with its class
     start = LINE_MARKS.sub("", line, count=1)       # past a comment's, a quote's or a heading's marks
     heads = _starting_with(catalog)
-    for entry in heads.get(start.split(" ", 1)[0], ()):     # a line that starts a message and stops
+    for entry in _opening_with(catalog).get(start.split(" ", 1)[0], ()):     # a line that starts a message and stops
         m = cut_match(entry.message, start)
         if m is not None and not _needs_site(entry, programs):
             return [Mention(number, entry.id, start, cut_values(m), True)]
@@ -522,11 +522,22 @@ def _without_last_words(title: str, most: int = 8) -> list[str]:
 def _starting_with(catalog: Catalog) -> dict[str, list]:
     """Entries by the first word of each alternative of their message pattern, and by the first
     word after an optional lead-in (a header line a pasted continuation line lacks)."""
+    return _by_first_word(catalog, opened=False)
+
+
+@per_catalog
+def _opening_with(catalog: Catalog) -> dict[str, list]:
+    """As _starting_with, and by each word a pattern's opening group of alternatives may start
+    with: a line that starts so is the message's start (not a capitalised word in a title)."""
+    return _by_first_word(catalog, opened=True)
+
+
+def _by_first_word(catalog: Catalog, opened: bool) -> dict[str, list]:
     index: dict[str, list] = {}
     for entry in catalog.entries.values():
         for branch in branches(entry.message.pattern) if entry.message is not None else ():
             for start in dict.fromkeys((branch, OPTIONAL_LEAD.sub("", branch, count=1))):
-                for opening in _opened(start):
+                for opening in _opened(start) if opened else (start,):
                     m = FIRST_WORD.match(opening)
                     if m and entry not in index.get(m.group(1), ()):
                         index.setdefault(m.group(1), []).append(entry)

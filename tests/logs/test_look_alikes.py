@@ -42,6 +42,12 @@ def test_a_tensor_name_an_entrys_checks_start_with_is_not_their_message():
     assert ids("# BF16 GDN decode rejects naturally aligned `A_log` and `dt_bias` views\n") == []
 
 
+def test_a_title_word_that_one_of_a_patterns_openings_starts_with_is_not_a_message_start():
+    """sglang's retraction notice "Decode out of memory happened" starts as the KV pool's error
+    ("Decode out of memory. Try to lower your batch size."): in a title, that is the notice."""
+    assert ids("# [Bug] PD Disaggregation benchmark hang after Decode out of memory happened\n") == []
+
+
 def test_a_title_is_not_shortened_back_over_the_reason_after_a_colon():
     other = ("# libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] "
              "Command buffer execution failed: Invalid Resource (00000009:kIOGPUCommandBufferCallbackErrorInvalidResource)\n")
