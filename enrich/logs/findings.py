@@ -149,9 +149,9 @@ def group(found: list[TextException], catalog: Catalog, all: bool = False,
             finding.root_cause = False
         if exc.stream and exc.stream not in finding.streams:
             finding.streams.append(exc.stream)
+    _known_in_text(items, in_text, catalog)       # first: a chain's links are weighed by what they are
     _explained_later(found, finding_of)
     _printed_again(found, finding_of)
-    _known_in_text(items, in_text, catalog)
     items = [f for f in items if f.kind not in QUIET or f.id]   # a warning or a compiler line matters when known
     said = "\n".join(text for _, text in lines)
     _other_engines_copies(items, programs, catalog)      # before quotes are weighed against what was identified

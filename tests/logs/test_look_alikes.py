@@ -48,6 +48,15 @@ def test_a_title_word_that_one_of_a_patterns_openings_starts_with_is_not_a_messa
     assert ids("# [Bug] PD Disaggregation benchmark hang after Decode out of memory happened\n") == []
 
 
+def test_another_name_triton_does_not_export_is_not_the_triton_key_mismatch():
+    """Inductor's triton_key import is one entry; any other name an import misses is not, nor is a
+    title cut before the name."""
+    assert ids("# ImportError: cannot import name 'AttrsDescriptor' from 'triton.compiler.compiler'\n") == []
+    assert ids("# [Bug] ImportError: cannot import name\n") == []
+    assert ids("# ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler'\n") == [
+        "torch/inductor-triton-mismatch"]
+
+
 def test_a_title_is_not_shortened_back_over_the_reason_after_a_colon():
     other = ("# libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] "
              "Command buffer execution failed: Invalid Resource (00000009:kIOGPUCommandBufferCallbackErrorInvalidResource)\n")
