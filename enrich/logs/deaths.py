@@ -11,7 +11,9 @@
   have been OOM Killed.", earlier "Detected 1 oom-kill event(s) in StepId=7.batch. Some of your
   processes may have been killed by the cgroup out-of-memory handler."; srun's "srun: error:
   node-3: task 0: Out Of Memory"; its accounting's "StepId=7.batch exceeded memory limit
-  (734003200 > 52428800), being killed")."""
+  (734003200 > 52428800), being killed");
+- Python's subprocess, for a child a signal ended ("Command '[...]' died with <Signals.SIGSEGV:
+  11>.", torch.distributed.launch's report of a rank)."""
 
 from __future__ import annotations
 
@@ -28,8 +30,10 @@ OOM_KILLED = re.compile(r"""(?:^|[\s"'])(?:[Rr]eason["']?:\s*["']?OOMKilled\b|"O
 # exit codes never do, so their 137 says nothing of who sent it
 EXIT_CODE = re.compile(r"""^\s*(?P<k8s>Exit Code:\s+|["']?exitCode["']?:\s*)(?P<code>1(?:29|[3-5]\d))(?!\d)"""
                        r"|(?:\bExited \(|\bexited with code )(?P<code2>1(?:29|[3-5]\d))(?!\d)")
+# Python's subprocess reports a child a signal ended ("Command '[...]' died with <Signals.SIGSEGV: 11>.")
+SUBPROCESS = re.compile(r"\bdied with <Signals\.SIG[A-Z0-9]+: (?P<code>\d{1,2})>")
 HINTS = ("OOMKilled", "xit Code:", "xitCode", "Exited (", "exited with code", "of memory: Kill", "oom-kill",
-         "oom_kill", "oom_reaper", "Out Of Memory", "memory limit (")
+         "oom_kill", "oom_reaper", "Out Of Memory", "memory limit (", "died with <Signals.")
 
 
 def reported_death(line: str) -> tuple[signal.Signals, bool] | None:
@@ -39,10 +43,11 @@ def reported_death(line: str) -> tuple[signal.Signals, bool] | None:
     if OOM_KILLED.search(line):
         return signal.SIGKILL, True
     m = EXIT_CODE.search(line)
-    if m is None:
+    told = SUBPROCESS.search(line) if m is None else None
+    if m is None and told is None:
         return None
     try:
-        sig = signal.Signals(int(m["code"] or m["code2"]) - 128)
+        sig = signal.Signals(int(told["code"]) if told else int(m["code"] or m["code2"]) - 128)
     except ValueError:
         return None
-    return (sig, False) if m["k8s"] or sig != signal.SIGKILL else None
+    return (sig, False) if (m and m["k8s"]) or sig != signal.SIGKILL else None

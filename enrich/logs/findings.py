@@ -365,7 +365,12 @@ def _death_reports(lines: list[tuple[int, str]], items: list[Finding], catalog: 
         died = _entry_of(sig, oom, oom_killed, catalog)
         if died is None:
             continue
-        if _error_shown(items, number):
+        # an exception whose message is the report (Python's CalledProcessError) is that death
+        reporting = next((f for f in items if not f.id and f.message and f.message in line), None)
+        if _error_shown(items, number, besides=reporting):
+            continue
+        if reporting is not None:
+            _explain(reporting, died.entry, died.groups, line)
             continue
         finding = Finding(exception="", message=redact_text(line.strip()), line=number, kind="log")
         _explain(finding, died.entry, died.groups, line)

@@ -56,6 +56,7 @@ TITLE_STARTS = re.compile(r"\] +|: +|(?:(?<=Error)|(?<=Exception)) [-\u2013\u201
                           r"|(?:^|(?<=\] ))[\w./-]+ [-\u2013\u2014] +"
                           r"|(?<=[\u3000-\u9fff\uff00-\uffef])[\"'`]?(?=[A-Za-z])")
 TITLE_WORD = re.compile(r"(?<=\w )([A-Z][\w-]*) ")     # after a word: a dash or "&" before it joins two things
+TITLE_ASIDE = re.compile(r" \(([^()]{16,})\)$")     # a title's last words in parentheses: "... fails (<message>)"
 CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 # marks before a line's words: a shell comment or heading ("# "), a quote ("> "), an opening quote
 LINE_MARKS = re.compile(r"^(?:[#>]+ +|[`\"'*]+)+")
@@ -313,6 +314,7 @@ def _long_words(text: str) -> set[str]:
 
 MIN_MISSPELT = 6      # letters of a word whose misspelling is still told from other words
 SPELLING = 0.85       # difflib's similarity of a misspelt word to the word: about one letter wrong
+MAX_JOINED = 3        # letters of a short word ("to", "the") a paste ran into the next one
 
 
 def _respelt(line: str, words: set[str], needed: list[set[str]]) -> str | None:
@@ -320,13 +322,21 @@ def _respelt(line: str, words: set[str], needed: list[set[str]]) -> str | None:
     message needs and, for the one missing, a lower-case word that differs from it by about a letter."""
     for alternative in needed:
         missing = alternative - words
-        if len(missing) != 1 or len(alternative) < LEAD_WORDS:
+        if len(missing) != 1:
             continue
         [word] = missing
-        close = get_close_matches(word, words, n=1, cutoff=SPELLING) if len(word) >= MIN_MISSPELT else []
+        close = (get_close_matches(word, words, n=1, cutoff=SPELLING)
+                 if len(word) >= MIN_MISSPELT and len(alternative) >= LEAD_WORDS else [])
         # a word of prose, written in lower case: a name in code ("WorkHCCL") differs by a letter on purpose
         if close and close[0][0] == word[0] and close[0].isalpha():
             respelt, found = re.subn(rf"\b{close[0]}\b", word, line)
+            if found:
+                return respelt
+        # or run together with the short word before it, the space lost ("todeserialize")
+        joined = next((w for w in words if w.endswith(word) and 0 < len(w) - len(word) <= MAX_JOINED
+                       and w.isalpha()), None) if len(word) >= MIN_MISSPELT else None
+        if joined:
+            respelt, found = re.subn(rf"\b{joined}\b", f"{joined[:-len(word)]} {word}", line)
             if found:
                 return respelt
     return None
@@ -428,6 +438,7 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs, 
         starts += [title[m.start():] for m in islice(TITLE_WORD.finditer(title, 1), 8) if m.group(1) in heads]
         # a message the writer went on with after a colon in lower case ("fails: free memory on device ...")
         starts += [start[0].upper() + start[1:] for start in starts[1:] if start[:1].islower()]
+        starts += [m.group(1) for m in [TITLE_ASIDE.search(title.rstrip())] if m]
         spans += starts
         for start in starts:
             for short in _without_last_words(start):

@@ -69,17 +69,20 @@ CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d) (?P<stream>stdou
 REPEATED = re.compile(r"\s*\[repeated (?P<n>\d+)x across cluster\]\s*$")
 QUOTE = re.compile(r"^ {0,3}(?:>(?!>) ?)+")     # markdown allows three spaces before the mark
 PYTEST = re.compile(r"^E(?P<pad> +|$)")
+# pytest's progress letters ("tests/test_x.py ....F"), no newline after them, then faulthandler's line
+PROGRESS_THEN_FAULT = re.compile(r"^(\s*)(?:\S+ )?[.FEsxX]+(?=Fatal [Pp]ython error: )")
 # what a program logs at one level and means at another: TensorFlow logs a kernel's failing status
 # as a warning ("W ...] OP_REQUIRES failed at nccl_ops.cc:104 : Internal: NCCL: ...") and raises
 # it; vLLM logs its Hub metadata probe failing as an error (a local path is no repo id) and goes on
 RELEVELLED = {"OP_REQUIRES failed at ": "E", "Error retrieving safetensors: ": "W"}
 RELEVELLED_STARTS = tuple(RELEVELLED)
 WORD = re.compile(r"^[A-Za-z][\w.-]*$")
-# a CJK input method's full-width letters and punctuation ("NCCL error：unhandled") as ASCII; the
-# width of "：" and "，" was their space. An editor's typographic quotes ("We couldn‘t connect to
+# a CJK input method's full-width letters and punctuation ("NCCL error：unhandled") as ASCII, its
+# full stop ("torch。cuda") as a dot; the width of "：" and "，" was their space. An editor's typographic quotes ("We couldn‘t connect to
 # ‘https://huggingface.co‘") are the straight ones the program printed; Japanese corner brackets
 # (「Cannot re-initialize CUDA ...」) are prose's quotation marks.
-FULL_WIDTH = ({0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20} | dict.fromkeys((0x2018, 0x2019), 0x27)
+FULL_WIDTH = ({0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20, 0x3002: 0x2E}
+              | dict.fromkeys((0x2018, 0x2019), 0x27)
               | dict.fromkeys((0x201C, 0x201D, 0x300C, 0x300D, 0x300E, 0x300F), 0x22))
 FULL_WIDTH_PAUSE = re.compile("[\uff01\uff0c\uff1a\uff1b\uff1f] ?")
 # never a tag: a traceback's words, an error's name, NCCL's own "init.cc:943 NCCL WARN ..."
@@ -364,6 +367,8 @@ class Peeler:
         """Paste damage inside the prefixes: quotes and pytest's column of prefixed lines, rich's
         boxes, code fences. ``following``: the next line inside the same prefixes, if known."""
         streams, level = [], ""
+        if "Fatal" in content:
+            content = PROGRESS_THEN_FAULT.sub(r"\1", content, count=1)
         if content != (unquoted := unmark(content)):
             content, streams, level = unwrap(unquoted)
         elif content[:1] == "E" and PYTEST.match(content):

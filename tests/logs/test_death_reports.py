@@ -1,8 +1,10 @@
 """A process's death as the system around it reports it, read by enrich explain: Kubernetes,
 docker and docker compose, the kernel's OOM killer and Slurm, in the wordings their outputs
-print (none of them runs on this machine)."""
+print (none of them runs on this machine); and Python's subprocess, in a real child."""
 
 import io
+import subprocess
+import sys
 
 import pytest
 
@@ -57,6 +59,20 @@ def test_kubectl_describe_pods_last_state(reason, code, entry):
 ])
 def test_other_runtimes_reports(text, entry):
     assert ids(text) == ([entry] if entry else [])
+
+
+def test_pythons_subprocess_report_of_a_child_a_signal_ended():
+    """A real child that dies of SIGSEGV under subprocess.run(check=True): the parent's
+    CalledProcessError says "died with <Signals.SIGSEGV: 11>" (as torch.distributed.launch did for
+    a rank); one that SIGKILL ended says nothing of who sent it."""
+    child = "import ctypes; ctypes.string_at(0)"
+    parent = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {child!r}], check=True)"
+    done = subprocess.run([sys.executable, "-c", parent], capture_output=True, text=True, timeout=60)
+    assert "died with <Signals.SIGSEGV: 11>" in done.stderr, done.stderr
+    assert ids(done.stderr) == ["process/segfault"]
+    [killed] = findings(io.StringIO(
+        "subprocess.CalledProcessError: Command '['python', 'train.py']' died with <Signals.SIGKILL: 9>.\n"))
+    assert killed.id is None
 
 
 DMESG = """[Fri Dec  5 10:03:39 2026] python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0

@@ -202,6 +202,14 @@ def test_a_wrapper_that_announces_the_error_on_its_next_line_is_folded_into_it()
     assert [(f.line, f.root_cause) for f in read(text, all=True)] == [(1, False), (4, True)]
 
 
+def test_a_message_in_parentheses_at_a_titles_end():
+    """A title that ends with the error in parentheses, after the writer's account of it."""
+    [finding] = read("# [Bug] test_verl_engine.py fails when CUDA_VISIBLE_DEVICES is not sequential from 0 "
+                     "(invalid device ordinal)\n")
+    assert finding.id == "torch/cuda-invalid-device"
+    assert read("# Server crashes on long prompts (see the logs below)\n") == []
+
+
 def test_tritons_out_of_resources_printed_without_its_module():
     """Triton's OutOfResources is named neither ...Error nor ...Exception; printed bare and cut,
     its line is still an exception's."""
@@ -236,6 +244,9 @@ def test_vllms_startup_memory_check_retyped_without_its_spaces():
     ("RuntimeError:CUDA error:out of memory\n", "torch/cuda-error-oom"),
     # ToTheBeginning/PuLID#162: none before the operator
     ("# expected mat1 and mat2 to have the same dtype, but got: float!= c10::Half\n", "torch/matmul-dtype-mismatch"),
+    # jackaduma/CycleGAN-VC2#10: "to" run into the next word, and a CJK input method's full stops
+    ("# RuntimeError： Attempting todeserialize object on a CUDA device but torch。cuda.is_available() is False。\n",
+     "torch/load-cuda-on-cpu"),
 ])
 def test_a_message_retyped_with_a_space_lost(said, entry):
     assert [f.id for f in read(said)] == [entry]

@@ -292,3 +292,15 @@ def test_faulthandlers_report_of_an_abort_is_the_abort_unless_an_error_came_firs
     assert ids(done.stderr) == ["process/native-abort"]
     shown = "RuntimeError: CUDA error: an illegal memory access was encountered\n" + done.stderr
     assert ids(shown) == ["torch/cuda-illegal-address"]
+
+
+def test_faulthandlers_line_after_pytests_progress_letters():
+    """pytest writes a test file's progress letters with no newline, so a crash's "Fatal Python
+    error" follows them on the same line ("tests/test_moe.py ..FFatal Python error: ..."): a real
+    child that writes them to the stream faulthandler uses, then dies of SIGSEGV."""
+    child = ("import sys, ctypes; sys.stderr.write('tests/test_moe.py ..F'); sys.stderr.flush(); "
+             "ctypes.string_at(0)")
+    done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", child], capture_output=True, text=True,
+                          timeout=60)
+    assert "..FFatal Python error: Segmentation fault" in done.stderr, done.stderr
+    assert ids(done.stderr) == ["process/segfault"]
