@@ -821,6 +821,7 @@ def test_a_title_that_quotes_on_into_another_extensions_name_is_not_flashinfers(
 
 def test_a_title_naming_torchs_oom_class_without_its_message():
     """vllm-project/vllm#11251: the class alone names the allocator's OOM; with its message after
-    it, the message says whose memory ran out (ROCm's, Intel's)."""
+    it, the message says whose memory ran out (ROCm's has its own entry, Intel's none)."""
     assert ids("# [Bug]: torch.OutOfMemoryError for 0.6.4.post1 but 0.6.3.post1 is working\n") == ["torch/cuda-oom"]
-    assert ids("# torch.OutOfMemoryError: HIP out of memory.\n") == []
+    assert ids("# torch.OutOfMemoryError: HIP out of memory.\n") == ["torch/hip-oom"]
+    assert ids("# torch.OutOfMemoryError: XPU out of memory.\n") == []
