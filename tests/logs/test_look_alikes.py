@@ -57,6 +57,21 @@ def test_another_name_triton_does_not_export_is_not_the_triton_key_mismatch():
         "torch/inductor-triton-mismatch"]
 
 
+@pytest.mark.parametrize("title", [
+    # unslothai/unsloth#1521: the weights, not config.json
+    "# OSError: does not appear to have a file named pytorch_model.bin, model.safetensors, tf_model.h5, "
+    "model.ckpt or flax_model.msgpack.\n",
+    # a remote-code module: a name joined by an underscore is no other form of "config"
+    "# OSError: /models/deepseek-r1 does not appear to have a file named configuration_deepseek.py.\n",
+])
+def test_a_title_that_follows_a_message_and_then_names_another_file_is_not_it(title):
+    """transformers says "does not appear to have a file named config.json" for a missing config;
+    a title that goes on past "named" with another file is another error, not one cut short."""
+    assert ids(title) == []
+    assert ids("# OSError: ./out does not appear to have a file named config.json. Checkout\n") == [
+        "transformers/no-model-type"]
+
+
 def test_a_title_is_not_shortened_back_over_the_reason_after_a_colon():
     other = ("# libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] "
              "Command buffer execution failed: Invalid Resource (00000009:kIOGPUCommandBufferCallbackErrorInvalidResource)\n")
