@@ -56,8 +56,6 @@ TITLE_STARTS = re.compile(r"\] +|: +|(?:(?<=Error)|(?<=Exception)) [-\u2013\u201
                           r"|(?:^|(?<=\] ))[\w./-]+ [-\u2013\u2014] +"
                           r"|(?<=[\u3000-\u9fff\uff00-\uffef])[\"'`]?(?=[A-Za-z])")
 TITLE_WORD = re.compile(r"(?<=\w )([A-Z][\w-]*) ")     # after a word: a dash or "&" before it joins two things
-# a title shortened to a word that cannot end a phrase: an article, a preposition, "named"
-DANGLING = re.compile(r"\b(?:a|an|the|to|of|for|from|with|named|called|in|on|at|by|and|or)$", re.IGNORECASE)
 TITLE_ASIDE = re.compile(r" \(([^()]{16,})\)$")     # a title's last words in parentheses: "... fails (<message>)"
 CJK_AFTER_ASCII = re.compile(r"(?<=[!-~])(?=[\u3000-\u9fff\uff00-\uffef])")
 # marks before a line's words: a shell comment or heading ("# "), a quote ("> "), an opening quote
@@ -453,14 +451,11 @@ def _cut_mentions(number: int, line: str, catalog: Catalog, programs: Programs, 
         if len(span.rstrip(" .…")) < 16:       # what is said before the poster's "..." (not "Expected shape ...")
             continue
         matched = {}
-        shortened = span in dropped
-        if shortened and DANGLING.search(span):
-            continue           # "... a file named" stops where only its object can follow: the title named another
         for entry in word_candidates(catalog, span):
+            shortened = span in dropped
             m = cut_match(entry.message, span, sentence=shortened, phrase=shortened and _barely_past_colon(span))
             rest = dropped.get(span, "")
-            if (m is not None and not _goes_on_otherwise(entry.message, span, rest) and not _quotes_on(entry.message, span, rest)
-                    and not _follows_on(entry.message, span, rest)):
+            if m is not None and not _goes_on_otherwise(entry.message, span, rest) and not _quotes_on(entry.message, span, rest):
                 matched[entry.id] = (entry, m)
         if len(matched) > 1:           # the start of several programs' messages: the one the text is alone
             matched = {key: em for key, em in matched.items() if programs.owns(em[0].engine)}
@@ -509,14 +504,6 @@ def _goes_on_otherwise(pattern: re.Pattern, start: str, rest: str) -> bool:
     return bool(rest) and any(len(run) >= MIN_RUN and run in rest and run not in start
                               for runs in alternative_runs(pattern)
                               for run in (r.replace("\0", "").strip() for r in runs))
-
-
-def _follows_on(pattern: re.Pattern, start: str, rest: str) -> bool:
-    """A title whose first dropped word still follows the message ("... a file" then "named
-    pytorch_model.bin"): the writer's own words do not start there; where the title leaves the
-    message, it names another error."""
-    words = rest.split(maxsplit=1)
-    return bool(words) and cut_match(pattern, f"{start} {words[0]}", sentence=True) is not None
 
 
 def _quotes_on(pattern: re.Pattern, start: str, rest: str) -> bool:

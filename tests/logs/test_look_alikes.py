@@ -57,17 +57,10 @@ def test_another_name_triton_does_not_export_is_not_the_triton_key_mismatch():
         "torch/inductor-triton-mismatch"]
 
 
-@pytest.mark.parametrize("title", [
-    # unslothai/unsloth#1521: the weights, not config.json
-    "# OSError: does not appear to have a file named pytorch_model.bin, model.safetensors, tf_model.h5, "
-    "model.ckpt or flax_model.msgpack.\n",
-    # a remote-code module: a name joined by an underscore is no other form of "config"
-    "# OSError: /models/deepseek-r1 does not appear to have a file named configuration_deepseek.py.\n",
-])
-def test_a_title_that_follows_a_message_and_then_names_another_file_is_not_it(title):
+def test_a_name_joined_by_an_underscore_is_no_other_form_of_a_messages_word():
     """transformers says "does not appear to have a file named config.json" for a missing config;
-    a title that goes on past "named" with another file is another error, not one cut short."""
-    assert ids(title) == []
+    a remote-code module named "configuration_deepseek.py" is another file, not "config" retyped."""
+    assert ids("# OSError: /models/deepseek-r1 does not appear to have a file named configuration_deepseek.py.\n") == []
     assert ids("# OSError: ./out does not appear to have a file named config.json. Checkout\n") == [
         "transformers/no-model-type"]
 
