@@ -23,6 +23,7 @@ TRIGGERS = ("Traceback (most", "rror", "xception", "ERROR", "CRITICAL", "FATAL",
             "TritonMissing",           # inductor's, printed without a traceback on a machine with no Triton
             "OfflineModeIsEnabled",    # huggingface_hub's, whose class name says neither Error nor Exception
             "OOM", "Out of memory", "Out Of Memory", "Killed process",   # the OOM killer's reports
+            "out of memory",           # an allocator's ("NPU out of memory.") in a record that names no error
             "E tensorflow/", "E external/",   # TensorFlow's and XLA's absl records at error level
             "\u2502 /")                # a frame of rich's boxed traceback cut before its header
 RARE_START = re.compile(r"[A-Z\[x]")
