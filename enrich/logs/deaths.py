@@ -46,8 +46,9 @@ def reported_death(line: str) -> tuple[signal.Signals, bool] | None:
     told = SUBPROCESS.search(line) if m is None else None
     if m is None and told is None:
         return None
+    number = int(told["code"]) if told else int(m["code"] or m["code2"]) - 128     # exit codes are 128 + N
     try:
-        sig = signal.Signals(int(told["code"]) if told else int(m["code"] or m["code2"]) - 128)
+        sig = signal.Signals(number)
     except ValueError:
         return None
     return (sig, False) if (m and m["k8s"]) or sig != signal.SIGKILL else None

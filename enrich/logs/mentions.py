@@ -571,10 +571,8 @@ def _opened(branch: str, depth: int = 2) -> list[str]:
     rest = branch[closing + 1:]
     if closing < 0 or rest[:1] in ("?", "*", "{"):
         return [branch]
-    body = branch[m.end():closing]
-    cuts = [i for i, c, level in syntax(body) if c == "|" and level == 0]
-    bounds = [-1, *cuts, len(body)]
-    return [branch] + [opened for a, b in zip(bounds, bounds[1:]) for opened in _opened(body[a + 1:b] + rest, depth - 1)]
+    alternatives = branches(branch[m.end():closing])
+    return [branch] + [opened for alternative in alternatives for opened in _opened(alternative + rest, depth - 1)]
 
 
 def _search(pattern: re.Pattern, line: str) -> re.Match | None:

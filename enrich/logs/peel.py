@@ -78,9 +78,10 @@ RELEVELLED = {"OP_REQUIRES failed at ": "E", "Error retrieving safetensors: ": "
 RELEVELLED_STARTS = tuple(RELEVELLED)
 WORD = re.compile(r"^[A-Za-z][\w.-]*$")
 # a CJK input method's full-width letters and punctuation ("NCCL error：unhandled") as ASCII, its
-# full stop ("torch。cuda") as a dot; the width of "：" and "，" was their space. An editor's typographic quotes ("We couldn‘t connect to
-# ‘https://huggingface.co‘") are the straight ones the program printed; Japanese corner brackets
-# (「Cannot re-initialize CUDA ...」) are prose's quotation marks.
+# full stop ("torch。cuda") as a dot; the width of "：" and "，" was their space. An editor's
+# typographic quotes ("We couldn‘t connect to ‘https://huggingface.co‘") are the straight ones the
+# program printed; Japanese corner brackets (「Cannot re-initialize CUDA ...」) are prose's
+# quotation marks.
 FULL_WIDTH = ({0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20, 0x3002: 0x2E}
               | dict.fromkeys((0x2018, 0x2019), 0x27)
               | dict.fromkeys((0x201C, 0x201D, 0x300C, 0x300D, 0x300E, 0x300F), 0x22))
