@@ -32,6 +32,11 @@ DIGITS = re.compile(r"\d+(?:\.\d+)?")
 SPACE = re.compile(r"\s+")
 PADDING = re.compile(r"(?<=\w) {8,}(?=\w)")
 RAISE = re.compile(r"raise ([\w.]+)\(")
+# a raise statement's string, to its closing quote or where the line was cut; an f-string's
+# placeholders stand for any value ("Received parameters not in model: {extras}" says nothing of
+# which parameters, so it is not the entry for quantization's scales and biases alone)
+F_STRING = re.compile(r"\(f?[\"'](?P<text>[^\"'\n]+)")
+PLACEHOLDER = re.compile(r"\{[^{}\n]*\}")
 # a function whose name says it makes one check ("_check_if_gpu_supports_dtype", an attribute
 # lookup's __getattr__): what it raises is that check's error (a "_verify_..." or "resolve_..."
 # often makes several)
@@ -356,4 +361,10 @@ def raised_by(statement: str, catalog: Catalog) -> list:
     """The entries whose raise or assert statement this is: the ones whose raise line pattern it
     matches, or else those whose message's leading text it holds."""
     stated = [entry for entry in catalog.entries.values() if entry.source and entry.source.search(statement)]
-    return stated or [entry for entry in word_candidates(catalog, statement) if _raises(entry, statement)]
+    found = stated or [entry for entry in word_candidates(catalog, statement) if _raises(entry, statement)]
+    if len(found) > 1:      # where several hold its leading text, those whose message the string is
+        string = F_STRING.search(statement)
+        filled = [PLACEHOLDER.sub(value, string["text"]) for value in ("x", "1")] if string else []
+        held = [entry for entry in found if entry.message and any(entry.message.search(f) for f in filled)]
+        found = held or found
+    return found

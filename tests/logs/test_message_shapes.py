@@ -806,6 +806,15 @@ AssertionError
     assert read(text.replace("% self.moe_ep_size", "% self.tp_size_of_dense"))[0].id is None
 
 
+
+def test_a_raise_statements_placeholder_stands_for_any_value():
+    """mlx's "Received parameters not in model: {extras}" names no parameters: it is the general
+    entry, not the one for quantization's scales and biases alone, which a value would tell."""
+    [finding] = read('# [BUG] raise ValueError(f"Received parameters not in model: {extras}\n\nconverting a model fails\n')
+    assert finding.id == "mlx/load-weights-unexpected" and finding.partial
+    [finding] = read("ValueError: Received parameters not in model: lm_head.scales lm_head.biases.\n")
+    assert finding.id == "mlx/load-weights-quantized-unexpected"
+
 OLD_LOOKUP = '''Traceback (most recent call last):
   File "/opt/conda/lib/python3.9/site-packages/transformers/models/auto/configuration_auto.py", line 745, in from_pretrained
     config_class = CONFIG_MAPPING[config_dict["model_type"]]
@@ -1773,3 +1782,26 @@ def test_torchs_check_of_a_driver_api_call_words_cudas_errors_its_way(message, e
 ])
 def test_the_address_family_ncclsocketinit_refuses_says_which_error(text, entry):
     assert [f.id for f in read(text) if f.id] == ([entry] if entry else [])
+
+
+def test_a_title_that_keeps_only_the_tail_of_the_store_bind_failure():
+    """c10d joins libuv's errno name and words ("name: EADDRINUSE, message: address already in use");
+    a title may keep that tail alone. Node's "listen EADDRINUSE: address already in use" is not it."""
+    body = "\n```\nRuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n```\n"
+    [finding] = read("# vLLM engine fails to restart after a crash due to - EADDRINUSE, message: address already in use\n"
+                     + body)
+    assert finding.id == "torch/tcpstore-port-in-use"
+    assert read("# dev server fails: Error: listen EADDRINUSE: address already in use :::3000\n" + body)[0].id != \
+        "torch/tcpstore-port-in-use"
+
+
+def test_torch_1_said_only_the_errnos_words_when_the_store_could_not_bind():
+    text = '''Traceback (most recent call last):
+  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/rendezvous.py", line 190, in _env_rendezvous_handler
+    store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)
+RuntimeError: Address already in use
+'''
+    [finding] = read(text)
+    assert finding.id == "torch/tcpstore-port-in-use"
+    [finding] = read("zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:5557')\n")
+    assert finding.id != "torch/tcpstore-port-in-use"
