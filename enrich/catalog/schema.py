@@ -21,6 +21,7 @@ COMPONENTS = ("model-load", "attention-patching", "kernel-launch", "kv-cache", "
 ID = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*/[a-z0-9]+(?:-[a-z0-9]+)*$")
 SITE = re.compile(r"^[A-Za-z_*][\w.*]*:[A-Za-z_*<][\w.<>*]*$")
 NAME = re.compile(r"^[A-Za-z_]\w*$")
+DOTTED_CLASS = re.compile(r"^(?:[a-z_]\w*\.)+[A-Z]\w*$")      # a class with its module: torch.OutOfMemoryError
 
 
 class CatalogError(ValueError):
@@ -104,6 +105,7 @@ class Entry:
     titled: re.Pattern | None = None  # read by `enrich explain` only: the words an issue's title names the error by
     not_after: re.Pattern | None = None  # read by `enrich explain` only: a lead-in on the message's line that says another program reports it
     context: re.Pattern | None = None    # read by `enrich explain` only: what a text must also hold for the words to be this entry's
+    class_alone: tuple[str, ...] = ()    # read by `enrich explain` only: classes that, printed with their module and no message, are this error
 
     @functools.cached_property
     def site_packages(self) -> frozenset[str]:
@@ -221,10 +223,11 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
 
     m = _Reader(file, f"{r.path}.match", r.table_of("match"))
     m.only({"exceptions", "message", "sites", "not_sites", "source", "require_site", "warned", "in_text", "titled",
-            "not_after", "context"})
+            "not_after", "context", "class_alone"})
     message, sites, source = m.regex("message"), m.strs("sites", pattern=SITE), m.regex("source")
     titled, not_after, context = m.regex("titled"), m.regex("not_after"), m.regex("context")
     not_sites = m.strs("not_sites", pattern=SITE)
+    class_alone = m.strs("class_alone", pattern=DOTTED_CLASS)
     require_site = m.table.get("require_site", False)
     if not isinstance(require_site, bool) or (require_site and not sites):
         raise m.fail("require_site", "must be true or false, and true only with sites")
@@ -293,6 +296,7 @@ def parse_entry(file: str, index: int, table: dict, defaults: dict, helpers: dic
         file=file, wrapper=_flag(r, "wrapper"), example=_example(r), distribution=r.str("distribution", required=False) or r.str("engine"),
         resolution=resolution,
         predict=_predicts(r, helpers), in_text=in_text, titled=titled, not_after=not_after, context=context,
+        class_alone=class_alone,
     )
 
 

@@ -175,7 +175,8 @@ def _cut_message(exc: TextException, type_name: str, catalog: Catalog) -> Identi
     embedded = [first[m.end():] for n, m in zip(range(MAX_EMBEDDED), SEPARATOR.finditer(first))]
     elided = ELISION.search(first)         # "Tried to allocate ... etc": the poster left the rest out
     before = [first[:elided.start()]] if elided else []
-    for text in dict.fromkeys((exc.message, first, first.strip("\"'`"), *embedded, *before)):
+    untagged = [tag.sub("", first, count=1) for tag in (ACTOR_TAG, COMPONENT_TAG)]   # "[c10d] The client socket has ti"
+    for text in dict.fromkeys((exc.message, first, first.strip("\"'`"), *untagged, *embedded, *before)):
         normal = _normal(text.rstrip(".…"))
         if len(normal) < MIN_CUT and (len(normal) < SHORT_CUT or len(normal.split()) < SHORT_CUT_WORDS):
             continue
@@ -228,11 +229,13 @@ def _word_index(catalog: Catalog) -> dict[str, list]:
 
 def _by_type(exc: TextException, type_name: str, catalog: Catalog) -> Identified | None:
     """An exception printed with its full module path whose class only one entry names, an entry
-    known by its raise site alone (no message to match): the class says it, partially."""
+    known by its raise site alone (no message to match) or one that says the class alone is its
+    error (``class_alone``: torch.OutOfMemoryError, its message cut away): the class says it, partially."""
     if exc.kind != "exception" or "." not in type_name:
         return None
     bare = type_name.rsplit(".", 1)[-1]
-    named = [e for e in catalog.entries.values() if bare in e.exceptions and e.message is None]
+    named = ([e for e in catalog.entries.values() if type_name in e.class_alone and not exc.message.strip()]
+             or [e for e in catalog.entries.values() if bare in e.exceptions and e.message is None])
     if len(named) != 1 or named[0].require_site:
         return None
     facts = to_facts(exc, exc.message, type_name)

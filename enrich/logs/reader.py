@@ -21,6 +21,8 @@ from enrich.logs.peel import ERROR_LEVELS, MAX_PIECES, Line, Peeler, whole_befor
 from enrich.logs.shell import killed_by
 
 TRACEBACK = "Traceback (most recent call last):"
+# a progress bar the traceback was printed into, no newline between: tqdm's "| 1/58 [00:00<00:56,  1.01it/s]"
+PROGRESS_BAR = re.compile(r"\d+/\d+ \[[\d:]+<[\d:?]+(?:, [^\]]*)?\]$")
 # (faulthandler's dump of a crash, "File "x.py", line 12 in f", is no traceback: the crash line says it)
 # (a retyped one may lose or double a space: "File "x.py",  line398, in f")
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)",\s{1,3}line ?(?P<line>\d+)(?!\d| in )(?:, in (?P<func>.+))?')
@@ -258,6 +260,7 @@ class Parser:
         if TRACEBACK in text:
             self._close(s)
             lead = text[:text.index(TRACEBACK)].strip().rstrip(",:").strip()
+            lead = "" if PROGRESS_BAR.search(lead) else lead
             s.current = TextException(type="", message="", line=number, stream=s.name, repeats=repeats, lead=lead)
             if s.pending_chain is not None:
                 s.pending_chain.led_to = s.current

@@ -1795,13 +1795,22 @@ def test_a_title_that_keeps_only_the_tail_of_the_store_bind_failure():
         "torch/tcpstore-port-in-use"
 
 
-def test_torch_1_said_only_the_errnos_words_when_the_store_could_not_bind():
-    text = '''Traceback (most recent call last):
-  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/rendezvous.py", line 190, in _env_rendezvous_handler
-    store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)
-RuntimeError: Address already in use
-'''
+def test_an_exception_line_cut_after_the_allocators_class():
+    """A paste cut right after "torch.OutOfMemoryError:" (here printed into a progress bar's line)
+    still names the allocator's error by its class; the bar is no lead-in to read."""
+    text = ('Capturing num tokens (num_tokens=3968 avail_mem=0.05 GB):   2%|██▎      | 1/58 [00:00<00:56,  1.01it/s]'
+            'Traceback (most recent call last):\n'
+            '  File "/venv/lib/python3.10/site-packages/torch/fx/graph_module.py", line 400, in __call__\n'
+            '    return super(self.cls, obj).__call__(*args, **kwargs)\n'
+            'torch.OutOfMemoryError: \n')
     [finding] = read(text)
-    assert finding.id == "torch/tcpstore-port-in-use"
-    [finding] = read("zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:5557')\n")
-    assert finding.id != "torch/tcpstore-port-in-use"
+    assert finding.id == "torch/cuda-oom" and finding.partial and finding.message == ""
+    [finding] = read(text.replace("torch.OutOfMemoryError: ", "torch.cuda.OutOfMemoryError:"))
+    assert finding.id == "torch/cuda-oom"
+    [finding] = read(text.replace("torch.OutOfMemoryError: ", "torch.OutOfMemoryError: XPU out of memory."))
+    assert finding.id is None
+
+
+def test_a_c10d_line_cut_mid_word_behind_its_component_tag():
+    [finding] = read("[E108 20:04:34.467642512 socket.cpp:957] [c10d] The client socket has timed out after 900s whi\n")
+    assert finding.id == "torch/tcpstore-connect-timeout" and finding.partial
