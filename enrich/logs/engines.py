@@ -59,6 +59,9 @@ MARKS = {
                             r"|\bonnxruntime\b|\bmxnet\b|\bpaddle(?:paddle)?\b|\bcupy\b"
                             r"|\bCUDAExecutionProvider\b|(?-i:\bCUDA failure \d+: )|(?-i:\bWarp CUDA error \d+: )"
                             r"|\btrtexec\b|\[executionContext\.cpp::"),
+    # Lua Torch (Torch7): its CUDA backend cutorch, luarocks' build paths, its Lua modules; old
+    # PyTorch's THC words are its, but a text on it always says "torch"
+    "lua-torch": re.compile(r"\bcutorch\b|\bluarocks\b|[\\/]share[\\/]lua[\\/]5\.\d[\\/]"),
 }
 # ROCm's HIP names itself before errors it reports in CUDA's words ("Triton Error [HIP]: Code: 209,
 # Messsage: no kernel image is available ..."), or after them (torch's ROCm build: "CUDA error: an
@@ -77,8 +80,9 @@ RIVALS = {"sglang": {"vllm", "trainers"}, "vllm": {"sglang"}, "triton": {"compil
 RIVALS_BY_PREFIX = {("torch/cuda-", "torch/cublas-", "torch/cudnn-"): {"compilers", "cuda-apps"},
                     ("flashinfer/jit-",): {"source-build"}}
 # rivals whose texts do not get the entry even where they show its program too: ptxas's words where
-# XLA ran ptxas, whatever the text says of Triton (jax-triton's kernels)
-OVERRULED_BY = {"triton/ptxas-": {"xla-ptxas"}}
+# XLA ran ptxas, whatever the text says of Triton (jax-triton's kernels); Lua Torch, whose texts
+# say "torch" but whose fixes are not PyTorch's
+OVERRULED_BY = {"triton/ptxas-": {"xla-ptxas"}, "torch/": {"lua-torch"}}
 
 
 def reported_by_another(entry, lead: str) -> bool:

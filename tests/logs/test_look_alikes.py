@@ -833,3 +833,14 @@ def test_a_title_naming_torchs_oom_class_without_its_message():
     assert ids("# [Bug]: torch.OutOfMemoryError for 0.6.4.post1 but 0.6.3.post1 is working\n") == ["torch/cuda-oom"]
     assert ids("# torch.OutOfMemoryError: HIP out of memory.\n") == ["torch/hip-oom"]
     assert ids("# torch.OutOfMemoryError: XPU out of memory.\n") == []
+
+
+def test_lua_torchs_cuda_errors_are_not_pytorchs():
+    """Torch7's cutorch reports CUDA errors in the THC words old PyTorch used, and its paths say
+    "torch"; PyTorch's fixes (wheels, TORCH_CUDA_ARCH_LIST) are not its."""
+    error = "cuda runtime error (48) : no kernel image is available for execution on the device at "
+    pytorch = "RuntimeError: " + error + "/pytorch/aten/src/THC/generic/THCTensorMath.cu:15\n"
+    lua = ("/root/torch/install/share/lua/5.1/nn/THNN.lua:110: " + error
+           + "/tmp/luarocks_cutorch-scm-1-7592/cutorch/lib/THC/generic/THCTensorMath.cu:15\n")
+    assert ids(pytorch) == ["torch/cuda-no-kernel-image"]
+    assert ids(lua) == []
