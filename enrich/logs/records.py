@@ -3,7 +3,8 @@
 collector exports it (Loki's ``line``, journalctl -o json's ``MESSAGE``, Cloud Logging's
 ``textPayload``). The message comes first, then each traceback the record carries under any key,
 with its newlines back. So does a field of JSON printed over many lines whose string holds a
-traceback (torchelastic's error file, an API's error body)."""
+traceback (torchelastic's error file, an API's error body), and a string inside a line that holds
+one (a client re-raising the server's error body as its repr)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ MAX_DEPTH = 3
 FIELD = re.compile(r'^\s*"[\w.@$-]+"\s*:\s*"(?P<value>.*?)(?P<closed>(?<!\\)"[,}]?)?$')
 CLOSING = re.compile(r'(?<!\\)"[,}]?$')       # the string's end, on a later piece of its line
 ESCAPED_MARKS = ("Traceback (most recent call last):\\n", '\\n  File \\"')
-ESCAPE = re.compile(r'\\(?:u(?P<hex>[0-9a-fA-F]{4})|(?P<char>["\\/bfnrt]))')
-CHARS = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+ESCAPE = re.compile(r'\\(?:u(?P<hex>[0-9a-fA-F]{4})|x(?P<byte>[0-9a-fA-F]{2})|(?P<char>["\'\\/bfnrt]))')
+CHARS = {'"': '"', "'": "'", "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+# a string inside a line, a repr's or JSON's, that opens before its first escaped newline: an API's
+# error body re-raised by its client ("Error: {'detail': 'Invalid request body!\\nCUDA error: ...")
+OPENING_QUOTE = re.compile(r"""(?<!\\)['"]""")
 
 
 def record_text(text: str) -> str | None:
@@ -66,7 +70,7 @@ def escaped_traceback(text: str, going_on: bool) -> tuple[str, bool] | None:
             return None
         m = FIELD.match(text)
         if m is None:
-            return None
+            return _inside(text)
     value = m["value"] if m else text
     ends = CLOSING.search(value) if m is None else None
     if m is None and ends is None and not ESCAPE.search(value):
@@ -76,6 +80,20 @@ def escaped_traceback(text: str, going_on: bool) -> tuple[str, bool] | None:
     return _unescaped(value), (not m["closed"]) if m else ends is None
 
 
+def _inside(text: str) -> tuple[str, bool] | None:
+    """The line's words before a string that holds a traceback, then the string's lines (up to its
+    closing quote, or to the line's end where it was cut)."""
+    opening = list(OPENING_QUOTE.finditer(text, 0, text.index("\\n")))
+    if not opening:
+        return None
+    start = opening[-1].start()
+    quote, value = text[start], text[start + 1:]
+    closing = re.search(r"(?<!\\)" + quote, value)
+    value = value[:closing.start()] if closing else value
+    return text[:start].rstrip() + "\n" + _unescaped(value), False
+
+
 def _unescaped(value: str) -> str:
-    """A JSON string's contents, escapes undone (also where a cut left the string unfinished)."""
-    return ESCAPE.sub(lambda m: chr(int(m["hex"], 16)) if m["hex"] else CHARS[m["char"]], value)
+    """A string's contents, JSON's or a repr's escapes undone (also where a cut left it unfinished)."""
+    return ESCAPE.sub(lambda m: chr(int(m["hex"] or m["byte"], 16)) if m["hex"] or m["byte"] else CHARS[m["char"]],
+                      value)

@@ -151,3 +151,17 @@ def test_a_json_string_that_never_closes_holds_no_more_lines_than_one_line_is_jo
     assert held == list(range(2, 2 + MAX_PIECES - 1)) and not peeler.pending
     [line] = peeler.peel(200, "RuntimeError: CUDA error: an illegal memory access was encountered")
     assert line.text.startswith("RuntimeError: CUDA error")
+
+
+def test_a_traceback_escaped_inside_an_error_bodys_repr():
+    """A client re-raises the server's error body as its repr: the server's traceback is in one line,
+    its newlines escaped ("{'detail': '...\\nTraceback ...\\n  File \"...'}"), perhaps cut."""
+    body = ("CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at "
+            "some other API call, so the stacktrace below might be incorrect.\nTraceback (most recent call last):\n"
+            '  File "/app/api/v1/endpoints/models.py", line 57, in generate\n'
+            "    return m.generate(request.dict())\nRuntimeError: CUDA error: device-side assert triggered\n")
+    line = f"Exception: Could not generate text. Error: {{'detail': {body!r}}}\n"
+    assert "\\nTraceback (most recent call last):\\n" in line
+    assert [f.id for f in findings(io.StringIO(line))] == ["torch/cuda-device-assert"]
+    cut = line[:line.index("return m.generate")] + "\n"
+    assert [f.id for f in findings(io.StringIO(cut))] == ["torch/cuda-device-assert"]
