@@ -844,3 +844,13 @@ def test_lua_torchs_cuda_errors_are_not_pytorchs():
            + "/tmp/luarocks_cutorch-scm-1-7592/cutorch/lib/THC/generic/THCTensorMath.cu:15\n")
     assert ids(pytorch) == ["torch/cuda-no-kernel-image"]
     assert ids(lua) == []
+
+
+def test_tritons_front_end_words_in_a_text_that_shows_inductor():
+    """Inductor compiles the Triton kernels it generates: its compile worker's traceback shows no
+    tl. call or triton path, yet "unexpected type fp32" there is Triton's front end refusing one."""
+    title = "# [Eager/Compile Divergence] TypeError('unexpected type fp32')\n\n"
+    inductor = ('  File "/data/pytorch/torch/_inductor/async_compile.py", line 461, in get_result\n'
+                "    raise e.with_name(kernel_name) from e\n")
+    assert ids(title + inductor) == ["triton/compilation-error"]
+    assert ids(title + "the numpy cast fails on this machine\n") == []
