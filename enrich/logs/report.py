@@ -46,4 +46,7 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
 def _not_root(f: Finding, items: list[Finding]) -> str:
     if f.wrapper and not any(g.root_cause for g in items):     # a wrapper alone: its cause is not shown
         return "   (wraps the real error, which the text does not show or no entry explains)"
-    return "   (follows from an earlier error: that one is the root cause)"
+    roots = [n for n, g in enumerate(items, 1) if g.root_cause]
+    if not roots:
+        return "   (follows from another error: that one is the root cause)"
+    return f"   (follows from error {roots[0]}, the root cause)"
