@@ -34,6 +34,8 @@ ERROR_LINE = re.compile(
     r"(?:^|\s)(?P<type>(?:(?:[a-z_]\w*\.)+[A-Z]\w*|[A-Z]\w*(?:Error|Exception|Failure)|OutOfResources)"
     r"(?:\((?P<inner>[\w.]+)\))?)"
     r":(?: +(?P<message>\S.*)|\s*$)")
+# a class named as an error, as a sentence that ends on a module's class and a colon is not
+ERROR_NAME = re.compile(r"(?:Error|Exception|Failure|OutOfResources|Interrupt|Exit)(?:\(|$)")
 # Python code: "-> torch.Tensor:" ends a signature, on the def's line or on its own (") -> whisper.Whisper:")
 DEFINITION = re.compile(r"(?:async\s+)?def\s|class\s|\)\s*->\s")
 # an exception printed as its repr: ValueError('...'), IncompatibleTypeErrorImpl("...")
@@ -460,6 +462,8 @@ class Parser:
                                             kind="log", repeats=repeats))
             return
         m = ERROR_LINE.search(text) if not DEFINITION.match(text) else None
+        if m and not m["message"] and text[:m.start()].strip() and not ERROR_NAME.search(m["type"]):
+            m = None     # prose that ends on a dotted name and a colon: "In 1 module of nn.Sequential:"
         if m and not text.startswith((" ", "\t")):
             exc = TextException(type=m["type"], message=(m["message"] or "")[:MAX_MESSAGE], line=number,
                                 stream=s.name, inner=m["inner"], repeats=repeats)

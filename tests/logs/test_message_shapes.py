@@ -1814,3 +1814,11 @@ def test_an_exception_line_cut_after_the_allocators_class():
 def test_a_c10d_line_cut_mid_word_behind_its_component_tag():
     [finding] = read("[E108 20:04:34.467642512 socket.cpp:957] [c10d] The client socket has timed out after 900s whi\n")
     assert finding.id == "torch/tcpstore-connect-timeout" and finding.partial
+
+
+def test_a_sentence_that_ends_on_a_modules_class_and_a_colon_is_no_exception():
+    """Lua Torch's "In 1 module of nn.Sequential:" introduces its stack; an error class mid-line
+    with its message cut away still is one."""
+    assert read("In 1 module of nn.Sequential:\n") == []
+    [finding] = read("the run ended with torch.OutOfMemoryError:\n")
+    assert finding.exception == "torch.OutOfMemoryError"
