@@ -540,8 +540,12 @@ def _fold(items: list[Finding], order: dict[int, int]) -> None:
         return
     for f in items:
         if not f.root_cause:
-            nearest = min(roots, key=lambda r: (abs(r.line - f.line), r.line))
-            nearest.folded += f.count
+            nearest_root(f, roots).folded += f.count
+
+
+def nearest_root(f: Finding, roots: list[Finding]) -> Finding:
+    """The root cause a finding that follows from another is counted on: the nearest in the text."""
+    return min(roots, key=lambda r: (abs(r.line - f.line), r.line))
 
 
 def _goes_on_after_a_blank(items: list[Finding], order: dict[int, int]) -> None:

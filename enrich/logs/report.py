@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enrich.catalog.resolution import line as resolution_line
-from enrich.logs.findings import Finding
+from enrich.logs.findings import Finding, nearest_root
 
 
 def render_text(items: list[Finding], source: str, color: bool = False) -> str:
@@ -46,7 +46,8 @@ def render_text(items: list[Finding], source: str, color: bool = False) -> str:
 def _not_root(f: Finding, items: list[Finding]) -> str:
     if f.wrapper and not any(g.root_cause for g in items):     # a wrapper alone: its cause is not shown
         return "   (wraps the real error, which the text does not show or no entry explains)"
-    roots = [n for n, g in enumerate(items, 1) if g.root_cause]
+    roots = [g for g in items if g.root_cause]
     if not roots:
         return "   (follows from another error: that one is the root cause)"
-    return f"   (follows from error {roots[0]}, the root cause)"
+    root = nearest_root(f, roots)
+    return f"   (follows from error {next(n for n, g in enumerate(items, 1) if g is root)}, the root cause)"
